@@ -1,0 +1,115 @@
+# Flat game state of Council of Four and the nogil rules functions the search calls.
+# Everything is a fixed-size array of small ints so that clone is one struct copy.
+
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
+
+cdef enum:
+    MAX_PLAYERS = 4
+    N_CITIES = 15
+    N_REGIONS = 3
+    N_COLOURS = 6            # councillor / politics card colours
+    N_CARD_KINDS = 7         # 6 colours + joker
+    JOKER = 6
+    N_BALCONIES = 4          # 3 regions + the king's council
+    KING_BALCONY = 3
+    BALCONY_SIZE = 4
+    N_TILES = 45
+    TILES_PER_REGION = 15
+    N_TOKENS = 14
+    N_CITY_COLOURS = 4
+    N_BONUS_TILES = 7        # coast, hills, mountains, gold, silver, bronze, iron
+    N_KING_TILES = 5
+    N_BONUS_KEYS = 6         # VP, coins, assistants, politics, nobility, main_action
+    NOBILITY_MAX = 20
+    MAX_PENDING = 16
+    MAX_EMPORIUMS = 10
+    N_PAYMENTS = 329         # multisets of 1..4 cards over the 7 card kinds
+
+# Action space: one fixed range of integers (documented in council.engine.actions).
+cdef enum:
+    A_END_TURN = 0
+    A_ELECT = 1              # + balcony*6 + colour (main action, +4 coins)
+    A_ACQUIRE = 25           # + region*2 + slot; the payment follows as a PAY decision
+    A_BUILD_PERMIT = 31      # + tile*3 + k (k-th city on the tile)
+    A_BUILD_KING = 166       # + city; the payment follows as a PAY decision
+    A_ENGAGE = 181
+    A_CHANGE = 182           # + region
+    A_QUICK_ELECT = 185      # + balcony*6 + colour (costs 1 assistant)
+    A_EXTRA_MAIN = 209
+    A_PAY = 210              # + payment index
+    A_CHOOSE_TOKEN = 539     # + city (nobility spaces 4 and 16)
+    A_CHOOSE_FREE_PERMIT = 554   # + region*2 + slot (nobility space 10)
+    A_CHOOSE_PERMIT_BONUS = 560  # + tile (nobility space 14)
+    N_ACTIONS = 605
+
+# Pending decisions (a FIFO queue; the head is the decision to take now).
+cdef enum:
+    P_PAY_PERMIT = 1         # arg = region*2 + slot
+    P_PAY_KING = 2           # arg = destination city
+    P_TOKEN = 3              # one city token bonus
+    P_TOKEN_PAIR_FIRST = 4   # first of two different city tokens
+    P_TOKEN_PAIR_SECOND = 5  # arg = the first city; the second must have a higher index
+    P_FREE_PERMIT = 6
+    P_PERMIT_BONUS = 7
+
+ctypedef struct GameState:
+    # configuration
+    int8_t n_players
+    int8_t layout
+    int16_t max_coins
+    int16_t assistant_supply     # 0 = unlimited
+    uint8_t permit_tie_all       # every player tied for most permit tiles scores
+    uint8_t nobility_on_pass     # spaces passed over pay too
+    # chance
+    uint64_t rng
+    # board
+    int8_t city_token[N_CITIES]  # token index, -1 on the king's city
+    int8_t king_city
+    int8_t balcony[N_BALCONIES][BALCONY_SIZE]   # slot 0 = newest, slot 3 falls out next
+    int8_t pool[N_COLOURS]
+    int8_t permit_deck[N_REGIONS][TILES_PER_REGION]  # index 0 = top
+    int8_t deck_n[N_REGIONS]
+    int8_t deck_known[N_REGIONS] # the last deck_known tiles are publicly known (put under)
+    int8_t face_up[N_REGIONS][2] # -1 = empty slot
+    int16_t politics_deck[N_CARD_KINDS]
+    int16_t politics_deck_n
+    int16_t discard[N_CARD_KINDS]
+    uint8_t bonus_tiles_left     # bit i = bonus tile i still on the board
+    int8_t king_tiles_taken
+    uint16_t neutral             # cities holding a neutral emporium (2 players)
+    # players
+    int16_t coins[MAX_PLAYERS]
+    int16_t assistants[MAX_PLAYERS]
+    int16_t vp[MAX_PLAYERS]
+    int8_t nobility[MAX_PLAYERS]
+    int16_t hand[MAX_PLAYERS][N_CARD_KINDS]
+    int16_t hand_n[MAX_PLAYERS]
+    uint16_t emporia[MAX_PLAYERS]
+    int8_t emporia_n[MAX_PLAYERS]
+    uint64_t permits_up[MAX_PLAYERS]
+    uint64_t permits_down[MAX_PLAYERS]
+    uint8_t bonus_tiles[MAX_PLAYERS]
+    uint8_t king_tiles[MAX_PLAYERS]   # bit i = the i-th king reward tile
+    # turn
+    int8_t current
+    int8_t main_left             # main actions still available this turn
+    int8_t main_done             # main actions done this turn
+    uint8_t quick_used
+    int8_t end_trigger           # player who built the first 10th emporium, or -1
+    uint8_t game_over
+    int8_t pending_n
+    int8_t pending_kind[MAX_PENDING]
+    int8_t pending_arg[MAX_PENDING]
+    int32_t turn
+    int32_t action_count
+    int8_t viewer                # -1: full state; else a view of that seat
+
+cdef int legal_actions(GameState* s, int* out) noexcept nogil
+cdef bint is_legal(GameState* s, int action) noexcept nogil
+cdef void apply_action(GameState* s, int action) noexcept nogil
+cdef int random_playout(GameState* s, int max_actions) noexcept nogil
+cdef void make_view(GameState* s, int player) noexcept nogil
+cdef void determinize(GameState* s, uint64_t seed) noexcept nogil
+cdef uint64_t next_random(uint64_t* rng) noexcept nogil
+cdef int random_below(uint64_t* rng, int n) noexcept nogil
+cdef int current_actor(GameState* s) noexcept nogil

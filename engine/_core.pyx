@@ -1,0 +1,1162 @@
+"""Compiled rules core of Council of Four.
+
+The game state is one C struct (see ``_core.pxd``). The rules functions below take a
+pointer to it, run without the GIL and never allocate, so the search can call them in
+its inner loop. ``State`` wraps the struct for Python.
+"""
+
+from libc.string cimport memcpy, memset, memcmp
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
+
+from council.engine import board as _board
+
+cdef extern from *:
+    int popcount64 "__builtin_popcountll"(unsigned long long) nogil
+    int popcount32 "__builtin_popcount"(unsigned int) nogil
+    int ctz64 "__builtin_ctzll"(unsigned long long) nogil
+
+# ---------------------------------------------------------------------------------------
+# Board tables, filled once from council.engine.board at import.
+
+cdef int8_t CITY_REGION[N_CITIES]
+cdef int8_t LAYOUT_COLOUR[8][N_CITIES]          # -1 = king's city
+cdef int8_t LAYOUT_KING[8]
+cdef int8_t LAYOUT_DIST[8][N_CITIES][N_CITIES]
+cdef uint16_t LAYOUT_ADJ[8][N_CITIES]          # neighbour bitmask
+cdef uint16_t LAYOUT_COLOUR_MASK[8][N_CITY_COLOURS]
+cdef uint16_t REGION_MASK[N_REGIONS]
+cdef int16_t TOKEN_BONUS[N_TOKENS][N_BONUS_KEYS]
+cdef uint8_t TOKEN_HAS_NOBILITY[N_TOKENS]
+cdef int16_t TILE_BONUS[N_TILES][N_BONUS_KEYS]
+cdef int8_t TILE_CITIES[N_TILES][3]             # -1 padded
+cdef int8_t TILE_NCITIES[N_TILES]
+cdef int16_t NOB_BONUS[NOBILITY_MAX + 1][N_BONUS_KEYS]
+cdef int8_t NOB_CHOICE[NOBILITY_MAX + 1]         # 0 or a P_* pending kind
+cdef int16_t BONUS_TILE_VP[N_BONUS_TILES]
+cdef int16_t KING_TILE_VP[N_KING_TILES]
+cdef int16_t COUNCIL_COST[5]
+cdef int8_t PAY_COUNTS[N_PAYMENTS][N_CARD_KINDS]
+cdef int8_t PAY_SIZE[N_PAYMENTS]
+cdef int16_t START_COINS[MAX_PLAYERS]
+cdef int16_t START_ASSISTANTS[MAX_PLAYERS]
+
+# Bonus key order in the tables: VP, coins, assistants, politics, nobility, main_action.
+cdef enum:
+    B_VP = 0
+    B_COINS = 1
+    B_ASSISTANTS = 2
+    B_POLITICS = 3
+    B_NOBILITY = 4
+    B_MAIN = 5
+
+
+def _fill_tables():
+    keys = _board.BONUS_KEYS
+    assert keys == ("VP", "coins", "assistants", "politics", "nobility", "main_action")
+    cdef int i, j, k, li, c
+    for c in range(N_CITIES):
+        CITY_REGION[c] = _board.CITY_REGION[c]
+    for i in range(N_REGIONS):
+        REGION_MASK[i] = 0
+    for c in range(N_CITIES):
+        REGION_MASK[CITY_REGION[c]] |= 1 << c
+    for li in range(8):
+        layout = _board.Layout.from_index(li)
+        LAYOUT_KING[li] = layout.king_city
+        colours = layout.city_colours
+        for k in range(N_CITY_COLOURS):
+            LAYOUT_COLOUR_MASK[li][k] = 0
+        for c in range(N_CITIES):
+            LAYOUT_COLOUR[li][c] = colours[c]
+            if colours[c] >= 0:
+                LAYOUT_COLOUR_MASK[li][colours[c]] |= 1 << c
+            LAYOUT_ADJ[li][c] = 0
+            for n in layout.neighbours(c):
+                LAYOUT_ADJ[li][c] |= 1 << n
+            for j in range(N_CITIES):
+                LAYOUT_DIST[li][c][j] = layout.distance(c, j)
+    for i, token in enumerate(_board.CITY_TOKENS):
+        for k in range(N_BONUS_KEYS):
+            TOKEN_BONUS[i][k] = token.get(keys[k], 0)
+        TOKEN_HAS_NOBILITY[i] = TOKEN_BONUS[i][B_NOBILITY] > 0
+    for tile in _board.PERMIT_TILES:
+        i = tile.index
+        for k in range(N_BONUS_KEYS):
+            TILE_BONUS[i][k] = tile.bonus.get(keys[k], 0)
+        TILE_NCITIES[i] = len(tile.cities)
+        for k in range(3):
+            TILE_CITIES[i][k] = tile.cities[k] if k < len(tile.cities) else -1
+    choice_kind = {
+        "city_token": P_TOKEN,
+        "two_city_tokens": P_TOKEN_PAIR_FIRST,
+        "free_permit": P_FREE_PERMIT,
+        "permit_bonus": P_PERMIT_BONUS,
+    }
+    for i in range(NOBILITY_MAX + 1):
+        NOB_CHOICE[i] = 0
+        for k in range(N_BONUS_KEYS):
+            NOB_BONUS[i][k] = 0
+        space = _board.NOBILITY_SPACES.get(i)
+        if space is None:
+            continue
+        if "choice" in space:
+            NOB_CHOICE[i] = choice_kind[space["choice"]]
+        else:
+            for k in range(N_BONUS_KEYS):
+                NOB_BONUS[i][k] = space.get(keys[k], 0)
+    for i in range(N_BONUS_TILES):
+        BONUS_TILE_VP[i] = _board.BONUS_TILE_VP[i]
+    for i in range(N_KING_TILES):
+        KING_TILE_VP[i] = _board.KING_REWARD_TILES[i]
+    costs = _board.RULE_NUMBERS["council_cost_by_cards"]
+    COUNCIL_COST[0] = 0
+    for i in range(1, 5):
+        COUNCIL_COST[i] = costs[i]
+    start = _board.RULE_NUMBERS["start"]
+    for i in range(MAX_PLAYERS):
+        START_COINS[i] = start["coins"][i]
+        START_ASSISTANTS[i] = start["assistants"][i]
+    # Payments: every multiset of 1..4 cards over the 7 kinds, by size then lexicographically.
+    payments = []
+    for size in range(1, 5):
+        def rec(prefix, kind, left):
+            if kind == N_CARD_KINDS - 1:
+                payments.append(prefix + [left])
+                return
+            for take in range(left, -1, -1):
+                rec(prefix + [take], kind + 1, left - take)
+        rec([], 0, size)
+    assert len(payments) == N_PAYMENTS
+    for i, p in enumerate(payments):
+        PAY_SIZE[i] = sum(p)
+        for k in range(N_CARD_KINDS):
+            PAY_COUNTS[i][k] = p[k]
+
+
+_fill_tables()
+
+# ---------------------------------------------------------------------------------------
+# Random numbers: splitmix64, one 64-bit word carried in the state.
+
+cdef inline uint64_t next_random(uint64_t* rng) noexcept nogil:
+    rng[0] += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = rng[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline int random_below(uint64_t* rng, int n) noexcept nogil:
+    # Lemire's multiply-shift; the bias for n < 1000 is below 1e-16.
+    return <int>(((next_random(rng) >> 32) * <uint64_t>n) >> 32)
+
+
+cdef inline uint64_t mix_seed(uint64_t seed) noexcept nogil:
+    cdef uint64_t r = seed
+    next_random(&r)
+    return r
+
+# ---------------------------------------------------------------------------------------
+# Small helpers.
+
+cdef inline int others_in_city(GameState* s, int p, int city) noexcept nogil:
+    cdef int n = (s.neutral >> city) & 1
+    cdef int q
+    for q in range(s.n_players):
+        if q != p:
+            n += (s.emporia[q] >> city) & 1
+    return n
+
+
+cdef inline void add_coins(GameState* s, int p, int n) noexcept nogil:
+    cdef int c = s.coins[p] + n
+    if c > s.max_coins:
+        c = s.max_coins
+    s.coins[p] = c
+
+
+cdef inline int assistants_in_supply(GameState* s) noexcept nogil:
+    cdef int q, used = 0
+    for q in range(s.n_players):
+        used += s.assistants[q]
+    return s.assistant_supply - used
+
+
+cdef inline void add_assistants(GameState* s, int p, int n) noexcept nogil:
+    cdef int left
+    if s.assistant_supply > 0:
+        left = assistants_in_supply(s)
+        if n > left:
+            n = left
+    s.assistants[p] += n
+
+
+cdef void draw_politics(GameState* s, int p) noexcept nogil:
+    cdef int k, r
+    if s.politics_deck_n == 0:
+        # RULINGS 6: the discard pile becomes the new deck; with both empty, no card.
+        for k in range(N_CARD_KINDS):
+            s.politics_deck[k] = s.discard[k]
+            s.politics_deck_n += s.discard[k]
+            s.discard[k] = 0
+        if s.politics_deck_n == 0:
+            return
+    r = random_below(&s.rng, s.politics_deck_n)
+    for k in range(N_CARD_KINDS):
+        if r < s.politics_deck[k]:
+            break
+        r -= s.politics_deck[k]
+    s.politics_deck[k] -= 1
+    s.politics_deck_n -= 1
+    s.hand[p][k] += 1
+    s.hand_n[p] += 1
+
+
+cdef int draw_permit(GameState* s, int r) noexcept nogil:
+    """Take the top tile of a region's deck, or -1 if it is empty.
+
+    The unknown part of the deck is kept unordered: drawing picks a random tile of it,
+    which is the same as drawing the top of a shuffled deck.
+    """
+    cdef int n = s.deck_n[r]
+    cdef int unknown, i, tile
+    if n == 0:
+        return -1
+    unknown = n - s.deck_known[r]
+    if unknown > 0:
+        i = random_below(&s.rng, unknown)
+        tile = s.permit_deck[r][i]
+        s.permit_deck[r][i] = s.permit_deck[r][0]
+        s.permit_deck[r][0] = tile
+    else:
+        s.deck_known[r] -= 1
+    tile = s.permit_deck[r][0]
+    for i in range(n - 1):
+        s.permit_deck[r][i] = s.permit_deck[r][i + 1]
+    s.permit_deck[r][n - 1] = -1
+    s.deck_n[r] = n - 1
+    return tile
+
+
+cdef inline void push_pending(GameState* s, int kind, int arg) noexcept nogil:
+    if s.pending_n < MAX_PENDING:
+        s.pending_kind[s.pending_n] = kind
+        s.pending_arg[s.pending_n] = arg
+        s.pending_n += 1
+
+
+cdef inline void pop_pending(GameState* s) noexcept nogil:
+    cdef int i
+    for i in range(s.pending_n - 1):
+        s.pending_kind[i] = s.pending_kind[i + 1]
+        s.pending_arg[i] = s.pending_arg[i + 1]
+    s.pending_n -= 1
+
+
+cdef inline bint token_city_eligible(GameState* s, int p, int city) noexcept nogil:
+    cdef int t
+    if not (s.emporia[p] >> city) & 1:
+        return False
+    t = s.city_token[city]
+    return t >= 0 and not TOKEN_HAS_NOBILITY[t]
+
+
+cdef int eligible_token_cities(GameState* s, int p, int above, uint16_t* mask) noexcept nogil:
+    cdef int c, n = 0
+    mask[0] = 0
+    for c in range(above + 1, N_CITIES):
+        if token_city_eligible(s, p, c):
+            mask[0] |= 1 << c
+            n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------
+# Bonuses and the nobility track.
+
+cdef void gain_bonus(GameState* s, int p, int16_t* bonus) noexcept nogil:
+    cdef int i
+    s.vp[p] += bonus[B_VP]
+    if bonus[B_COINS]:
+        add_coins(s, p, bonus[B_COINS])
+    if bonus[B_ASSISTANTS]:
+        add_assistants(s, p, bonus[B_ASSISTANTS])
+    for i in range(bonus[B_POLITICS]):
+        draw_politics(s, p)
+    s.main_left += bonus[B_MAIN]
+    if bonus[B_NOBILITY]:
+        advance_nobility(s, p, bonus[B_NOBILITY])
+
+
+cdef void nobility_space(GameState* s, int p, int space) noexcept nogil:
+    if NOB_CHOICE[space]:
+        push_pending(s, NOB_CHOICE[space], 0)
+    else:
+        gain_bonus(s, p, NOB_BONUS[space])
+
+
+cdef void advance_nobility(GameState* s, int p, int steps) noexcept nogil:
+    cdef int old = s.nobility[p]
+    cdef int new = old + steps
+    cdef int space
+    if new > NOBILITY_MAX:
+        new = NOBILITY_MAX
+    if new == old:
+        return
+    s.nobility[p] = new
+    if s.nobility_on_pass:
+        for space in range(old + 1, new + 1):
+            nobility_space(s, p, space)
+    else:
+        nobility_space(s, p, new)
+
+
+cdef void take_permit(GameState* s, int p, int region, int slot) noexcept nogil:
+    """Move a face-up tile to the player, resolve its bonus, then refill the slot."""
+    cdef int tile = s.face_up[region][slot]
+    s.face_up[region][slot] = -1
+    s.permits_up[p] |= (<uint64_t>1) << tile
+    gain_bonus(s, p, TILE_BONUS[tile])
+    s.face_up[region][slot] = draw_permit(s, region)
+
+
+cdef void build_emporium(GameState* s, int p, int city) noexcept nogil:
+    cdef int li = s.layout
+    cdef uint16_t visited, frontier, next_frontier, own
+    cdef int c, t, i, colour, region, order_n = 0
+    cdef int8_t order[N_CITIES]
+    s.assistants[p] -= others_in_city(s, p, city)
+    s.emporia[p] |= 1 << city
+    s.emporia_n[p] += 1
+    if s.emporia_n[p] == MAX_EMPORIUMS and s.end_trigger < 0:
+        s.end_trigger = p
+        s.vp[p] += 3
+    # Linked bonus (RULINGS 11): this city and every city linked to it through roads
+    # whose cities all hold this player's emporiums; each token once.
+    own = s.emporia[p]
+    visited = 1 << city
+    frontier = visited
+    while frontier:
+        next_frontier = 0
+        for c in range(N_CITIES):
+            if (frontier >> c) & 1:
+                order[order_n] = c
+                order_n += 1
+                next_frontier |= LAYOUT_ADJ[li][c] & own
+        frontier = next_frontier & ~visited
+        visited |= frontier
+    for i in range(order_n):
+        t = s.city_token[order[i]]
+        if t >= 0:
+            gain_bonus(s, p, TOKEN_BONUS[t])
+    # Region and colour bonus tiles, each with the top king reward tile.
+    region = CITY_REGION[city]
+    if (own & REGION_MASK[region]) == REGION_MASK[region]:
+        take_bonus_tile(s, p, region)
+    colour = LAYOUT_COLOUR[li][city]
+    if colour >= 0 and (own & LAYOUT_COLOUR_MASK[li][colour]) == LAYOUT_COLOUR_MASK[li][colour]:
+        take_bonus_tile(s, p, N_REGIONS + colour)
+
+
+cdef void take_bonus_tile(GameState* s, int p, int tile) noexcept nogil:
+    if not (s.bonus_tiles_left >> tile) & 1:
+        return
+    s.bonus_tiles_left &= ~(1 << tile)
+    s.bonus_tiles[p] |= 1 << tile
+    if s.king_tiles_taken < N_KING_TILES:
+        s.king_tiles[p] |= 1 << s.king_tiles_taken
+        s.king_tiles_taken += 1
+
+
+# ---------------------------------------------------------------------------------------
+# Council payments.
+
+cdef inline int council_colour_counts(GameState* s, int b, int* counts) noexcept nogil:
+    cdef int k
+    for k in range(N_COLOURS):
+        counts[k] = 0
+    for k in range(BALCONY_SIZE):
+        counts[s.balcony[b][k]] += 1
+    return 0
+
+
+cdef int min_payment_cost(GameState* s, int p, int b) noexcept nogil:
+    """Cheapest coins needed to satisfy balcony b with p's hand, or -1 if impossible."""
+    cdef int counts[N_COLOURS]
+    cdef int k, m = 0, total, h
+    council_colour_counts(s, b, counts)
+    for k in range(N_COLOURS):
+        h = s.hand[p][k]
+        m += counts[k] if counts[k] < h else h
+    if m > 4:
+        m = 4
+    total = m + s.hand[p][JOKER]
+    if total > 4:
+        total = 4
+    if total == 0:
+        return -1
+    # Each joker beyond the matched cards lowers the base cost by 3 or 4 and costs 1.
+    return COUNCIL_COST[total] + (total - m)
+
+
+cdef inline int payment_cost(int pay) noexcept nogil:
+    return COUNCIL_COST[PAY_SIZE[pay]] + PAY_COUNTS[pay][JOKER]
+
+
+cdef bint payment_fits(GameState* s, int p, int b, int pay, int budget) noexcept nogil:
+    cdef int counts[N_COLOURS]
+    cdef int k
+    if payment_cost(pay) > budget:
+        return False
+    if PAY_COUNTS[pay][JOKER] > s.hand[p][JOKER]:
+        return False
+    council_colour_counts(s, b, counts)
+    for k in range(N_COLOURS):
+        if PAY_COUNTS[pay][k] > counts[k] or PAY_COUNTS[pay][k] > s.hand[p][k]:
+            return False
+    return True
+
+
+cdef inline int king_travel_cost(GameState* s, int city) noexcept nogil:
+    return 2 * LAYOUT_DIST[s.layout][s.king_city][city]
+
+
+cdef inline bint can_build_in(GameState* s, int p, int city) noexcept nogil:
+    return (not (s.emporia[p] >> city) & 1) and s.assistants[p] >= others_in_city(s, p, city)
+
+
+# ---------------------------------------------------------------------------------------
+# Legal actions.
+
+cdef inline int current_actor(GameState* s) noexcept nogil:
+    return s.current
+
+
+cdef int legal_actions(GameState* s, int* out) noexcept nogil:
+    cdef int p = s.current
+    cdef int n = 0, b, c, r, k, slot, mp, tile, kind, arg, travel, budget
+    cdef uint64_t tiles
+    cdef uint16_t mask
+    if s.game_over:
+        return 0
+    if s.pending_n > 0:
+        kind = s.pending_kind[0]
+        arg = s.pending_arg[0]
+        if kind == P_PAY_PERMIT or kind == P_PAY_KING:
+            if kind == P_PAY_PERMIT:
+                b = arg >> 1
+                budget = s.coins[p]
+            else:
+                b = KING_BALCONY
+                budget = s.coins[p] - king_travel_cost(s, arg)
+            for k in range(N_PAYMENTS):
+                if payment_fits(s, p, b, k, budget):
+                    out[n] = A_PAY + k
+                    n += 1
+        elif kind == P_TOKEN:
+            eligible_token_cities(s, p, -1, &mask)
+            for c in range(N_CITIES):
+                if (mask >> c) & 1:
+                    out[n] = A_CHOOSE_TOKEN + c
+                    n += 1
+        elif kind == P_TOKEN_PAIR_FIRST:
+            k = eligible_token_cities(s, p, -1, &mask)
+            for c in range(N_CITIES):
+                if (mask >> c) & 1:
+                    # With two or more eligible cities the pair is chosen in increasing
+                    # order, so the first pick must leave a higher city to pair with.
+                    if k == 1 or (mask >> (c + 1)) != 0:
+                        out[n] = A_CHOOSE_TOKEN + c
+                        n += 1
+        elif kind == P_TOKEN_PAIR_SECOND:
+            eligible_token_cities(s, p, arg, &mask)
+            for c in range(N_CITIES):
+                if (mask >> c) & 1:
+                    out[n] = A_CHOOSE_TOKEN + c
+                    n += 1
+        elif kind == P_FREE_PERMIT:
+            for r in range(N_REGIONS):
+                for slot in range(2):
+                    if s.face_up[r][slot] >= 0:
+                        out[n] = A_CHOOSE_FREE_PERMIT + r * 2 + slot
+                        n += 1
+        elif kind == P_PERMIT_BONUS:
+            tiles = s.permits_up[p] | s.permits_down[p]
+            while tiles:
+                tile = ctz64(tiles)
+                tiles &= tiles - 1
+                out[n] = A_CHOOSE_PERMIT_BONUS + tile
+                n += 1
+        return n
+
+    if s.main_done > 0:
+        out[n] = A_END_TURN
+        n += 1
+    if s.main_left > 0:
+        for b in range(N_BALCONIES):
+            for c in range(N_COLOURS):
+                if s.pool[c] > 0:
+                    out[n] = A_ELECT + b * N_COLOURS + c
+                    n += 1
+        for r in range(N_REGIONS):
+            mp = min_payment_cost(s, p, r)
+            if mp >= 0 and mp <= s.coins[p]:
+                for slot in range(2):
+                    if s.face_up[r][slot] >= 0:
+                        out[n] = A_ACQUIRE + r * 2 + slot
+                        n += 1
+        if s.emporia_n[p] < MAX_EMPORIUMS:
+            tiles = s.permits_up[p]
+            while tiles:
+                tile = ctz64(tiles)
+                tiles &= tiles - 1
+                for k in range(TILE_NCITIES[tile]):
+                    if can_build_in(s, p, TILE_CITIES[tile][k]):
+                        out[n] = A_BUILD_PERMIT + tile * 3 + k
+                        n += 1
+            mp = min_payment_cost(s, p, KING_BALCONY)
+            if mp >= 0 and mp <= s.coins[p]:
+                for c in range(N_CITIES):
+                    travel = king_travel_cost(s, c)
+                    if mp + travel <= s.coins[p] and can_build_in(s, p, c):
+                        out[n] = A_BUILD_KING + c
+                        n += 1
+    if not s.quick_used:
+        if s.coins[p] >= 3 and (s.assistant_supply == 0 or assistants_in_supply(s) > 0):
+            out[n] = A_ENGAGE
+            n += 1
+        if s.assistants[p] >= 1:
+            for r in range(N_REGIONS):
+                if s.face_up[r][0] >= 0 or s.face_up[r][1] >= 0:
+                    out[n] = A_CHANGE + r
+                    n += 1
+            for b in range(N_BALCONIES):
+                for c in range(N_COLOURS):
+                    if s.pool[c] > 0:
+                        out[n] = A_QUICK_ELECT + b * N_COLOURS + c
+                        n += 1
+        if s.assistants[p] >= 3:
+            out[n] = A_EXTRA_MAIN
+            n += 1
+    return n
+
+
+cdef bint is_legal(GameState* s, int action) noexcept nogil:
+    cdef int buf[N_ACTIONS]
+    cdef int n = legal_actions(s, buf)
+    cdef int i
+    for i in range(n):
+        if buf[i] == action:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------
+# Applying actions. The caller guarantees legality (State.apply checks it).
+
+cdef void elect(GameState* s, int b, int colour) noexcept nogil:
+    cdef int out = s.balcony[b][BALCONY_SIZE - 1]
+    cdef int k
+    for k in range(BALCONY_SIZE - 1, 0, -1):
+        s.balcony[b][k] = s.balcony[b][k - 1]
+    s.balcony[b][0] = colour
+    s.pool[colour] -= 1
+    s.pool[out] += 1
+
+
+cdef void start_turn(GameState* s) noexcept nogil:
+    s.main_left = 1
+    s.main_done = 0
+    s.quick_used = 0
+    s.turn += 1
+    draw_politics(s, s.current)
+
+
+cdef void final_scoring(GameState* s) noexcept nogil:
+    cdef int p, q, i, best, second, count, n = s.n_players
+    cdef int ties
+    for p in range(n):
+        for i in range(N_BONUS_TILES):
+            if (s.bonus_tiles[p] >> i) & 1:
+                s.vp[p] += BONUS_TILE_VP[i]
+        for i in range(N_KING_TILES):
+            if (s.king_tiles[p] >> i) & 1:
+                s.vp[p] += KING_TILE_VP[i]
+    # Nobility: 5 to every player tied first; 2 to every player tied second, only if the
+    # first place is not shared. Players still at 0 count (RULINGS 17).
+    best = -1
+    for p in range(n):
+        if s.nobility[p] > best:
+            best = s.nobility[p]
+    ties = 0
+    for p in range(n):
+        if s.nobility[p] == best:
+            s.vp[p] += 5
+            ties += 1
+    if ties == 1:
+        second = -1
+        for p in range(n):
+            if s.nobility[p] < best and s.nobility[p] > second:
+                second = s.nobility[p]
+        for p in range(n):
+            if s.nobility[p] == second:
+                s.vp[p] += 2
+    # Most permit tiles, face up and used (RULINGS 8).
+    best = 0
+    for p in range(n):
+        count = popcount64(s.permits_up[p] | s.permits_down[p])
+        if count > best:
+            best = count
+    if best > 0:
+        ties = 0
+        for p in range(n):
+            if popcount64(s.permits_up[p] | s.permits_down[p]) == best:
+                ties += 1
+        if ties == 1 or s.permit_tie_all:
+            for p in range(n):
+                if popcount64(s.permits_up[p] | s.permits_down[p]) == best:
+                    s.vp[p] += 3
+
+
+cdef void end_turn(GameState* s) noexcept nogil:
+    cdef int nxt = (s.current + 1) % s.n_players
+    if s.end_trigger >= 0 and nxt == s.end_trigger:
+        s.game_over = 1
+        final_scoring(s)
+        return
+    s.current = nxt
+    start_turn(s)
+
+
+cdef void drop_unplayable_pending(GameState* s) noexcept nogil:
+    """Bonus choices with nothing to choose are lost (RULINGS 12, 21)."""
+    cdef int buf[N_ACTIONS]
+    while s.pending_n > 0 and legal_actions(s, buf) == 0:
+        pop_pending(s)
+
+
+cdef void apply_action(GameState* s, int a) noexcept nogil:
+    cdef int p = s.current
+    cdef int b, c, r, slot, tile, k, kind, arg, pay, i
+    s.action_count += 1
+    if a == A_END_TURN:
+        end_turn(s)
+        return
+    if a < A_ACQUIRE:
+        a -= A_ELECT
+        elect(s, a // N_COLOURS, a % N_COLOURS)
+        add_coins(s, p, 4)
+        s.main_left -= 1
+        s.main_done += 1
+    elif a < A_BUILD_PERMIT:
+        s.main_left -= 1
+        s.main_done += 1
+        push_pending(s, P_PAY_PERMIT, a - A_ACQUIRE)
+    elif a < A_BUILD_KING:
+        a -= A_BUILD_PERMIT
+        tile = a // 3
+        s.main_left -= 1
+        s.main_done += 1
+        s.permits_up[p] &= ~((<uint64_t>1) << tile)
+        s.permits_down[p] |= (<uint64_t>1) << tile
+        build_emporium(s, p, TILE_CITIES[tile][a % 3])
+    elif a < A_ENGAGE:
+        s.main_left -= 1
+        s.main_done += 1
+        push_pending(s, P_PAY_KING, a - A_BUILD_KING)
+    elif a == A_ENGAGE:
+        s.quick_used = 1
+        s.coins[p] -= 3
+        add_assistants(s, p, 1)
+    elif a < A_QUICK_ELECT:
+        r = a - A_CHANGE
+        s.quick_used = 1
+        s.assistants[p] -= 1
+        for slot in range(2):
+            if s.face_up[r][slot] >= 0:
+                s.permit_deck[r][s.deck_n[r]] = s.face_up[r][slot]
+                s.deck_n[r] += 1
+                s.deck_known[r] += 1
+                s.face_up[r][slot] = -1
+        for slot in range(2):
+            s.face_up[r][slot] = draw_permit(s, r)
+    elif a < A_EXTRA_MAIN:
+        a -= A_QUICK_ELECT
+        s.quick_used = 1
+        s.assistants[p] -= 1
+        elect(s, a // N_COLOURS, a % N_COLOURS)
+    elif a == A_EXTRA_MAIN:
+        s.quick_used = 1
+        s.assistants[p] -= 3
+        s.main_left += 1
+    elif a < A_CHOOSE_TOKEN:
+        pay = a - A_PAY
+        kind = s.pending_kind[0]
+        arg = s.pending_arg[0]
+        pop_pending(s)
+        b = (arg >> 1) if kind == P_PAY_PERMIT else KING_BALCONY
+        for k in range(N_CARD_KINDS):
+            s.hand[p][k] -= PAY_COUNTS[pay][k]
+            s.discard[k] += PAY_COUNTS[pay][k]
+        s.hand_n[p] -= PAY_SIZE[pay]
+        s.coins[p] -= payment_cost(pay)
+        if kind == P_PAY_PERMIT:
+            take_permit(s, p, arg >> 1, arg & 1)
+        else:
+            s.coins[p] -= king_travel_cost(s, arg)
+            s.king_city = arg
+            build_emporium(s, p, arg)
+    elif a < A_CHOOSE_FREE_PERMIT:
+        c = a - A_CHOOSE_TOKEN
+        kind = s.pending_kind[0]
+        pop_pending(s)
+        if kind == P_TOKEN_PAIR_FIRST:
+            # The second token comes next, before anything queued after this choice.
+            for i in range(s.pending_n, 0, -1):
+                s.pending_kind[i] = s.pending_kind[i - 1]
+                s.pending_arg[i] = s.pending_arg[i - 1]
+            s.pending_kind[0] = P_TOKEN_PAIR_SECOND
+            s.pending_arg[0] = c
+            s.pending_n += 1
+        gain_bonus(s, p, TOKEN_BONUS[s.city_token[c]])
+    elif a < A_CHOOSE_PERMIT_BONUS:
+        pop_pending(s)
+        a -= A_CHOOSE_FREE_PERMIT
+        take_permit(s, p, a >> 1, a & 1)
+    else:
+        pop_pending(s)
+        gain_bonus(s, p, TILE_BONUS[a - A_CHOOSE_PERMIT_BONUS])
+    drop_unplayable_pending(s)
+
+
+cdef int random_playout(GameState* s, int max_actions) noexcept nogil:
+    """Play uniformly random legal actions to the end (or max_actions); return the count."""
+    cdef int buf[N_ACTIONS]
+    cdef int n, steps = 0
+    while not s.game_over and steps < max_actions:
+        n = legal_actions(s, buf)
+        apply_action(s, buf[random_below(&s.rng, n)])
+        steps += 1
+    return steps
+
+
+# ---------------------------------------------------------------------------------------
+# Setup.
+
+cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
+                     int assistant_supply, bint permit_tie_all, bint nobility_on_pass,
+                     uint64_t seed) noexcept nogil:
+    cdef int i, j, k, r, c, t, p, tmp
+    cdef int8_t tokens[N_TOKENS]
+    cdef int8_t councillors[N_COLOURS * 4]
+    memset(s, 0, sizeof(GameState))
+    s.n_players = n_players
+    s.layout = layout
+    s.max_coins = max_coins
+    s.assistant_supply = assistant_supply
+    s.permit_tie_all = permit_tie_all
+    s.nobility_on_pass = nobility_on_pass
+    s.rng = mix_seed(seed)
+    s.viewer = -1
+    s.end_trigger = -1
+    s.king_city = LAYOUT_KING[layout]
+    # City tokens, shuffled onto every city but the king's.
+    for i in range(N_TOKENS):
+        tokens[i] = i
+    for i in range(N_TOKENS - 1, 0, -1):
+        j = random_below(&s.rng, i + 1)
+        tmp = tokens[i]; tokens[i] = tokens[j]; tokens[j] = tmp
+    t = 0
+    for c in range(N_CITIES):
+        if c == s.king_city:
+            s.city_token[c] = -1
+        else:
+            s.city_token[c] = tokens[t]
+            t += 1
+    # Councillors: 4 at random in each balcony, 8 in the pool.
+    for i in range(N_COLOURS * 4):
+        councillors[i] = i // 4
+    for i in range(N_COLOURS * 4 - 1, 0, -1):
+        j = random_below(&s.rng, i + 1)
+        tmp = councillors[i]; councillors[i] = councillors[j]; councillors[j] = tmp
+    for i in range(N_BALCONIES * BALCONY_SIZE):
+        s.balcony[i // BALCONY_SIZE][i % BALCONY_SIZE] = councillors[i]
+    for i in range(N_BALCONIES * BALCONY_SIZE, N_COLOURS * 4):
+        s.pool[councillors[i]] += 1
+    # Permit decks (kept unordered: draws pick at random).
+    for r in range(N_REGIONS):
+        for i in range(TILES_PER_REGION):
+            s.permit_deck[r][i] = r * TILES_PER_REGION + i
+        s.deck_n[r] = TILES_PER_REGION
+        s.deck_known[r] = 0
+    if n_players == 2:
+        # RULINGS 18: one random tile per region puts a neutral emporium in each of its
+        # cities, then goes back into the deck.
+        for r in range(N_REGIONS):
+            t = r * TILES_PER_REGION + random_below(&s.rng, TILES_PER_REGION)
+            for k in range(TILE_NCITIES[t]):
+                s.neutral |= 1 << TILE_CITIES[t][k]
+    for r in range(N_REGIONS):
+        for i in range(2):
+            s.face_up[r][i] = draw_permit(s, r)
+    s.bonus_tiles_left = (1 << N_BONUS_TILES) - 1
+    # Politics cards: 13 of each colour and 12 jokers; 6 to each player.
+    for k in range(N_COLOURS):
+        s.politics_deck[k] = 13
+    s.politics_deck[JOKER] = 12
+    s.politics_deck_n = 90
+    for p in range(n_players):
+        s.coins[p] = START_COINS[p]
+        s.assistants[p] = START_ASSISTANTS[p]
+        for i in range(6):
+            draw_politics(s, p)
+    s.current = 0
+    start_turn(s)
+
+
+# ---------------------------------------------------------------------------------------
+# Views and determinization.
+
+cdef void sort_int8(int8_t* a, int n) noexcept nogil:
+    cdef int i, j, x
+    for i in range(1, n):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+
+
+cdef void make_view(GameState* s, int player) noexcept nogil:
+    """Erase what `player` cannot know (RULINGS 7): other hands, deck order, the RNG."""
+    cdef int q, k, r
+    for q in range(s.n_players):
+        if q != player:
+            for k in range(N_CARD_KINDS):
+                s.hand[q][k] = 0
+    for k in range(N_CARD_KINDS):
+        s.politics_deck[k] = 0
+    for r in range(N_REGIONS):
+        sort_int8(s.permit_deck[r], s.deck_n[r] - s.deck_known[r])
+    s.rng = 0
+    s.viewer = player
+
+
+cdef void determinize(GameState* s, uint64_t seed) noexcept nogil:
+    """Complete a view into a full state: deal the unseen politics cards at random to the
+    other players' hands (by their sizes) and the deck, and give it a fresh RNG."""
+    cdef int unseen[N_CARD_KINDS]
+    cdef int k, q, i, r, total = 0, v = s.viewer
+    s.rng = mix_seed(seed)
+    for k in range(N_CARD_KINDS):
+        unseen[k] = (12 if k == JOKER else 13) - s.discard[k] - s.hand[v][k]
+        total += unseen[k]
+    for q in range(s.n_players):
+        if q == v:
+            continue
+        for k in range(N_CARD_KINDS):
+            s.hand[q][k] = 0
+        for i in range(s.hand_n[q]):
+            r = random_below(&s.rng, total)
+            for k in range(N_CARD_KINDS):
+                if r < unseen[k]:
+                    break
+                r -= unseen[k]
+            unseen[k] -= 1
+            total -= 1
+            s.hand[q][k] += 1
+    for k in range(N_CARD_KINDS):
+        s.politics_deck[k] = unseen[k]
+    s.viewer = -1
+
+
+# ---------------------------------------------------------------------------------------
+# Python wrapper.
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the state it was applied to."""
+
+
+cdef class State:
+    """A Council of Four position: a full state, or one seat's view of it.
+
+    >>> from council.engine import GameConfig, State
+    >>> s = State.new_game(GameConfig(players=3), seed=7)
+    >>> s.current_player, s.n_players, len(s.legal_actions()) > 0
+    (0, 3, True)
+    >>> t = s.clone(); t.apply(t.legal_actions()[0]); t == s
+    False
+    """
+
+    cdef GameState s
+
+    @staticmethod
+    def new_game(config=None, seed=0):
+        """Set up a new game from a GameConfig (defaults if None) and an integer seed."""
+        from council.engine.config import GameConfig
+        if config is None:
+            config = GameConfig()
+        config.validate()
+        cdef State st = State.__new__(State)
+        setup_game(&st.s, config.players, config.layout_index, config.max_coins,
+                   config.assistant_supply, config.permit_tie_all_score,
+                   config.nobility_bonus_on_pass, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        return st
+
+    def clone(self):
+        cdef State st = State.__new__(State)
+        st.s = self.s
+        return st
+
+    __copy__ = clone
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    # -- basic queries -------------------------------------------------------------------
+    @property
+    def n_players(self):
+        return self.s.n_players
+
+    @property
+    def current_player(self):
+        """The seat to act (-1 once the game is over)."""
+        return -1 if self.s.game_over else self.s.current
+
+    @property
+    def viewer(self):
+        """-1 for a full state; the seat whose view this is otherwise."""
+        return self.s.viewer
+
+    @property
+    def is_view(self):
+        return self.s.viewer >= 0
+
+    def is_terminal(self):
+        return bool(self.s.game_over)
+
+    @property
+    def turn(self):
+        return self.s.turn
+
+    @property
+    def action_count(self):
+        return self.s.action_count
+
+    @property
+    def config(self):
+        from council.engine.config import GameConfig
+        from council.engine.board import LAYOUT_CODES
+        return GameConfig(
+            players=self.s.n_players,
+            layout=LAYOUT_CODES[self.s.layout],
+            max_coins=self.s.max_coins,
+            assistant_supply=self.s.assistant_supply,
+            permit_tie_all_score=bool(self.s.permit_tie_all),
+            nobility_bonus_on_pass=bool(self.s.nobility_on_pass),
+        )
+
+    def _require_full(self, what):
+        if self.s.viewer >= 0:
+            raise ValueError(f"{what} needs a full state; this is the view of seat "
+                             f"{self.s.viewer} (call determinize(seed) first)")
+
+    def legal_actions(self):
+        """Legal action ids for the player to act, in increasing order."""
+        self._require_full("legal_actions")
+        cdef int buf[N_ACTIONS]
+        cdef int n = legal_actions(&self.s, buf)
+        return sorted(buf[i] for i in range(n))
+
+    def is_legal(self, int action):
+        self._require_full("is_legal")
+        return 0 <= action < N_ACTIONS and is_legal(&self.s, action)
+
+    def apply(self, int action):
+        """Apply a legal action in place. Raises IllegalActionError otherwise."""
+        self._require_full("apply")
+        if self.s.game_over:
+            raise IllegalActionError("the game is over")
+        if not (0 <= action < N_ACTIONS and is_legal(&self.s, action)):
+            raise IllegalActionError(f"action {action} is not legal here")
+        apply_action(&self.s, action)
+
+    def child(self, int action):
+        """A copy of this state with `action` applied."""
+        st = self.clone()
+        st.apply(action)
+        return st
+
+    def decision(self):
+        """The kind of decision to take now and its argument, e.g. ``('pay_permit', 3)``."""
+        if self.s.game_over:
+            return ("game_over", None)
+        if self.s.pending_n == 0:
+            return ("turn", None)
+        names = {P_PAY_PERMIT: "pay_permit", P_PAY_KING: "pay_king", P_TOKEN: "city_token",
+                 P_TOKEN_PAIR_FIRST: "first_of_two_city_tokens",
+                 P_TOKEN_PAIR_SECOND: "second_of_two_city_tokens",
+                 P_FREE_PERMIT: "free_permit", P_PERMIT_BONUS: "permit_bonus"}
+        return (names[self.s.pending_kind[0]], self.s.pending_arg[0])
+
+    # -- hidden information --------------------------------------------------------------
+    def view(self, int player):
+        """What `player` may know: other hands and deck order erased (RULINGS 7)."""
+        if not 0 <= player < self.s.n_players:
+            raise ValueError(f"player must be in 0..{self.s.n_players - 1}, got {player}")
+        if self.s.viewer >= 0 and self.s.viewer != player:
+            raise ValueError(f"this is already the view of seat {self.s.viewer}")
+        cdef State st = self.clone()
+        make_view(&st.s, player)
+        return st
+
+    def determinize(self, seed):
+        """A full state consistent with this view, hidden cards dealt from `seed`."""
+        if self.s.viewer < 0:
+            raise ValueError("determinize needs a view (call view(player) first)")
+        cdef State st = self.clone()
+        determinize(&st.s, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        return st
+
+    def reseed(self, seed):
+        """Replace the chance seed of a full state (future draws change, nothing else)."""
+        self._require_full("reseed")
+        self.s.rng = mix_seed(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+
+    # -- outcome -------------------------------------------------------------------------
+    def scores(self):
+        """Victory points: final once the game is over; before that the track plus the
+        bonus and king reward tiles held (provisional, RULINGS 17)."""
+        cdef int p, i
+        out = []
+        for p in range(self.s.n_players):
+            v = self.s.vp[p]
+            if not self.s.game_over:
+                for i in range(N_BONUS_TILES):
+                    if (self.s.bonus_tiles[p] >> i) & 1:
+                        v += BONUS_TILE_VP[i]
+                for i in range(N_KING_TILES):
+                    if (self.s.king_tiles[p] >> i) & 1:
+                        v += KING_TILE_VP[i]
+            out.append(v)
+        return out
+
+    def winners(self):
+        """Seats that win a finished game: most VP, then most assistants + politics cards;
+        a tie after that is shared (RULINGS 9)."""
+        if not self.s.game_over:
+            return []
+        keys = [(self.s.vp[p], self.s.assistants[p] + self.s.hand_n[p])
+                for p in range(self.s.n_players)]
+        best = max(keys)
+        return [p for p, k in enumerate(keys) if k == best]
+
+    def returns(self):
+        """1/k for each of k winners, 0 for the others; all zeros before the end."""
+        w = self.winners()
+        return [1.0 / len(w) if p in w else 0.0 for p in range(self.s.n_players)]
+
+    # -- playouts ------------------------------------------------------------------------
+    def random_playout(self, seed=None, int max_actions=1_000_000):
+        """Play uniformly random actions in place until the end; returns actions played."""
+        self._require_full("random_playout")
+        if seed is not None:
+            self.reseed(seed)
+        cdef int n
+        with nogil:
+            n = random_playout(&self.s, max_actions)
+        return n
+
+    # -- raw form, pickle, equality ------------------------------------------------------
+    def to_raw(self):
+        """Every field of the C struct as plain Python ints and lists."""
+        return self.s
+
+    @staticmethod
+    def from_raw(dict raw):
+        """Inverse of to_raw. No validation: use council.engine.serialize for input."""
+        cdef State st = State.__new__(State)
+        memset(&st.s, 0, sizeof(GameState))
+        st.s = raw
+        return st
+
+    def __reduce__(self):
+        return (State.from_raw, (self.to_raw(),))
+
+    def __eq__(self, other):
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.to_raw() == (<State>other).to_raw()
+
+    def __hash__(self):
+        raise TypeError("State is mutable and unhashable")
+
+    def __str__(self):
+        from council.engine.render import render_state
+        return render_state(self)
+
+    def __repr__(self):
+        return (f"<State players={self.s.n_players} turn={self.s.turn} "
+                f"current={self.current_player} viewer={self.s.viewer}>")
+
+
+# ---------------------------------------------------------------------------------------
+# Compiled loops for the benchmark (one core, no GIL).
+
+def bench_random_games(int n_players, int n_games, uint64_t seed, int layout=2):
+    """Play n_games uniformly random games; return (total actions, total games)."""
+    cdef GameState s
+    cdef long long actions = 0
+    cdef int g
+    with nogil:
+        for g in range(n_games):
+            setup_game(&s, n_players, layout, 20, 0, True, False, seed + g)
+            actions += random_playout(&s, 10_000_000)
+    return actions, n_games
+
+
+def bench_clone(State state, int n):
+    """Copy the state n times into a scratch struct."""
+    cdef GameState scratch
+    cdef int i
+    cdef long long acc = 0
+    with nogil:
+        for i in range(n):
+            scratch = state.s
+            acc += scratch.turn
+    return acc
+
+
+def bench_legal_actions(State state, int n):
+    cdef int buf[N_ACTIONS]
+    cdef int i
+    cdef long long acc = 0
+    with nogil:
+        for i in range(n):
+            acc += legal_actions(&state.s, buf)
+    return acc
+
+
+def bench_determinize(State view, int n, uint64_t seed):
+    cdef GameState scratch
+    cdef int i
+    cdef long long acc = 0
+    with nogil:
+        for i in range(n):
+            scratch = view.s
+            determinize(&scratch, seed + i)
+            acc += scratch.hand[0][0]
+    return acc
+
+
+# Action-space constants for the Python layer.
+ACTION_OFFSETS = {
+    "end_turn": A_END_TURN, "elect": A_ELECT, "acquire": A_ACQUIRE,
+    "build_permit": A_BUILD_PERMIT, "build_king": A_BUILD_KING, "engage": A_ENGAGE,
+    "change": A_CHANGE, "quick_elect": A_QUICK_ELECT, "extra_main": A_EXTRA_MAIN,
+    "pay": A_PAY, "choose_token": A_CHOOSE_TOKEN, "choose_free_permit": A_CHOOSE_FREE_PERMIT,
+    "choose_permit_bonus": A_CHOOSE_PERMIT_BONUS,
+}
+NUM_ACTIONS = N_ACTIONS
+PAYMENTS = tuple(tuple(PAY_COUNTS[i][k] for k in range(N_CARD_KINDS)) for i in range(N_PAYMENTS))

@@ -1,0 +1,54 @@
+"""Build the Cython core. Metadata lives in pyproject.toml.
+
+Set COUNCIL_CYTHON_DEBUG=1 for a debug build: bounds checks, wraparound and
+initialisation checks on, no optimisation, so an out-of-range index in the
+compiled core raises instead of corrupting memory.
+"""
+
+import os
+from pathlib import Path
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("COUNCIL_CYTHON_DEBUG", "") not in ("", "0")
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": not DEBUG,
+    "nonecheck": DEBUG,
+    "embedsignature": True,
+}
+compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+
+# The packages are mapped from top-level folders (engine/ -> council.engine), but Cython
+# finds .pxd files by their dotted module name: give it a council/ tree that links back.
+ROOT = Path(__file__).resolve().parent
+INCLUDE = ROOT / "build" / "cython-include"
+for package in ("engine", "mcts"):
+    link = INCLUDE / "council" / package
+    if not link.exists():
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(ROOT / package, target_is_directory=True)
+(INCLUDE / "council" / "__init__.pxd").touch()
+
+extensions = [
+    Extension(
+        "council.engine._core",
+        ["engine/_core.pyx"],
+        extra_compile_args=compile_args,
+    ),
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        compiler_directives=directives,
+        include_path=[str(INCLUDE)],
+        # A debug build must not reuse C files generated for the optimised build.
+        build_dir="build/cython-debug" if DEBUG else "build/cython",
+    ),
+)
