@@ -1,8 +1,9 @@
 """Build the Cython core. Metadata lives in pyproject.toml.
 
-Set COUNCIL_CYTHON_DEBUG=1 for a debug build: bounds checks, wraparound and
-initialisation checks on, no optimisation, so an out-of-range index in the
-compiled core raises instead of corrupting memory.
+Set COUNCIL_CYTHON_DEBUG=1 for a debug build: Cython's bounds, wraparound and
+initialisation checks on, and the C compiler's undefined-behaviour sanitizer with
+array-bounds checks (Cython never checks plain C arrays such as the state's fields),
+so an out-of-range index in the compiled core aborts instead of corrupting memory.
 """
 
 import os
@@ -18,11 +19,17 @@ directives = {
     "boundscheck": DEBUG,
     "wraparound": DEBUG,
     "initializedcheck": DEBUG,
-    "cdivision": not DEBUG,
+    "cdivision": True,  # C semantics in both builds, so they play identically
     "nonecheck": DEBUG,
     "embedsignature": True,
 }
-compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+if DEBUG:
+    sanitize = ["-fsanitize=bounds,undefined", "-fno-sanitize-recover=all"]
+    compile_args = ["-O1", "-g", "-fno-omit-frame-pointer", *sanitize]
+    link_args = sanitize
+else:
+    compile_args = ["-O3"]
+    link_args = []
 
 # The packages are mapped from top-level folders (engine/ -> council.engine), but Cython
 # finds .pxd files by their dotted module name: give it a council/ tree that links back.
@@ -37,10 +44,12 @@ for package in ("engine", "mcts"):
 
 extensions = [
     Extension(
-        "council.engine._core",
-        ["engine/_core.pyx"],
+        f"council.{package}.{module}",
+        [f"{package}/{module}.pyx"],
         extra_compile_args=compile_args,
-    ),
+        extra_link_args=link_args,
+    )
+    for package, module in (("engine", "_core"), ("mcts", "_search"))
 ]
 
 setup(

@@ -399,7 +399,7 @@ cdef int min_payment_cost(GameState* s, int p, int b) noexcept nogil:
     return COUNCIL_COST[total] + (total - m)
 
 
-cdef inline int payment_cost(int pay) noexcept nogil:
+cdef int payment_cost(int pay) noexcept nogil:
     return COUNCIL_COST[PAY_SIZE[pay]] + PAY_COUNTS[pay][JOKER]
 
 
@@ -417,7 +417,7 @@ cdef bint payment_fits(GameState* s, int p, int b, int pay, int budget) noexcept
     return True
 
 
-cdef inline int king_travel_cost(GameState* s, int city) noexcept nogil:
+cdef int king_travel_cost(GameState* s, int city) noexcept nogil:
     return 2 * LAYOUT_DIST[s.layout][s.king_city][city]
 
 
@@ -616,6 +616,37 @@ cdef void final_scoring(GameState* s) noexcept nogil:
             for p in range(n):
                 if popcount64(s.permits_up[p] | s.permits_down[p]) == best:
                     s.vp[p] += 3
+
+
+cdef int provisional_vp(GameState* s, int p) noexcept nogil:
+    """VP of a finished game; before the end, the track plus the bonus and king reward
+    tiles held, which final scoring will add (RULINGS 17)."""
+    cdef int v = s.vp[p], i
+    if s.game_over:
+        return v
+    for i in range(N_BONUS_TILES):
+        if (s.bonus_tiles[p] >> i) & 1:
+            v += BONUS_TILE_VP[i]
+    for i in range(N_KING_TILES):
+        if (s.king_tiles[p] >> i) & 1:
+            v += KING_TILE_VP[i]
+    return v
+
+
+cdef int winners_mask(GameState* s) noexcept nogil:
+    """Bit p set for each winner of a finished game: most VP, then most assistants +
+    politics cards; a tie after that is shared (RULINGS 9). 0 before the end."""
+    cdef int p, key, best = -1, mask = 0
+    if not s.game_over:
+        return 0
+    for p in range(s.n_players):
+        key = s.vp[p] * 65536 + s.assistants[p] + s.hand_n[p]
+        if key > best:
+            best = key
+            mask = 1 << p
+        elif key == best:
+            mask |= 1 << p
+    return mask
 
 
 cdef void end_turn(GameState* s) noexcept nogil:
@@ -874,6 +905,17 @@ cdef void determinize(GameState* s, uint64_t seed) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Python wrapper.
 
+cdef list _i8(int8_t* a, int n):
+    return [a[i] for i in range(n)]
+
+
+cdef void _set_i8(int8_t* a, values, int n) except *:
+    if len(values) != n:
+        raise ValueError(f"expected {n} values, got {len(values)}")
+    for i in range(n):
+        a[i] = values[i]
+
+
 class IllegalActionError(ValueError):
     """An action that is not legal in the state it was applied to."""
 
@@ -888,8 +930,6 @@ cdef class State:
     >>> t = s.clone(); t.apply(t.legal_actions()[0]); t == s
     False
     """
-
-    cdef GameState s
 
     @staticmethod
     def new_game(config=None, seed=0):
@@ -1028,29 +1068,13 @@ cdef class State:
     def scores(self):
         """Victory points: final once the game is over; before that the track plus the
         bonus and king reward tiles held (provisional, RULINGS 17)."""
-        cdef int p, i
-        out = []
-        for p in range(self.s.n_players):
-            v = self.s.vp[p]
-            if not self.s.game_over:
-                for i in range(N_BONUS_TILES):
-                    if (self.s.bonus_tiles[p] >> i) & 1:
-                        v += BONUS_TILE_VP[i]
-                for i in range(N_KING_TILES):
-                    if (self.s.king_tiles[p] >> i) & 1:
-                        v += KING_TILE_VP[i]
-            out.append(v)
-        return out
+        return [provisional_vp(&self.s, p) for p in range(self.s.n_players)]
 
     def winners(self):
         """Seats that win a finished game: most VP, then most assistants + politics cards;
         a tie after that is shared (RULINGS 9)."""
-        if not self.s.game_over:
-            return []
-        keys = [(self.s.vp[p], self.s.assistants[p] + self.s.hand_n[p])
-                for p in range(self.s.n_players)]
-        best = max(keys)
-        return [p for p, k in enumerate(keys) if k == best]
+        cdef int mask = winners_mask(&self.s)
+        return [p for p in range(self.s.n_players) if (mask >> p) & 1]
 
     def returns(self):
         """1/k for each of k winners, 0 for the others; all zeros before the end."""
@@ -1070,15 +1094,85 @@ cdef class State:
 
     # -- raw form, pickle, equality ------------------------------------------------------
     def to_raw(self):
-        """Every field of the C struct as plain Python ints and lists."""
-        return self.s
+        """Every field of the C struct as plain Python ints and lists (same names)."""
+        # Built by hand: Cython turns int8_t arrays into bytes and mishandles 2-D arrays.
+        cdef GameState* g = &self.s
+        cdef int i
+        return {
+            "n_players": g.n_players, "layout": g.layout, "max_coins": g.max_coins,
+            "assistant_supply": g.assistant_supply, "permit_tie_all": g.permit_tie_all,
+            "nobility_on_pass": g.nobility_on_pass, "rng": g.rng,
+            "city_token": _i8(g.city_token, N_CITIES), "king_city": g.king_city,
+            "balcony": [_i8(g.balcony[i], BALCONY_SIZE) for i in range(N_BALCONIES)],
+            "pool": _i8(g.pool, N_COLOURS),
+            "permit_deck": [_i8(g.permit_deck[i], TILES_PER_REGION) for i in range(N_REGIONS)],
+            "deck_n": _i8(g.deck_n, N_REGIONS), "deck_known": _i8(g.deck_known, N_REGIONS),
+            "face_up": [_i8(g.face_up[i], 2) for i in range(N_REGIONS)],
+            "politics_deck": [g.politics_deck[i] for i in range(N_CARD_KINDS)],
+            "politics_deck_n": g.politics_deck_n,
+            "discard": [g.discard[i] for i in range(N_CARD_KINDS)],
+            "bonus_tiles_left": g.bonus_tiles_left, "king_tiles_taken": g.king_tiles_taken,
+            "neutral": g.neutral,
+            "coins": [g.coins[i] for i in range(MAX_PLAYERS)],
+            "assistants": [g.assistants[i] for i in range(MAX_PLAYERS)],
+            "vp": [g.vp[i] for i in range(MAX_PLAYERS)],
+            "nobility": _i8(g.nobility, MAX_PLAYERS),
+            "hand": [[g.hand[i][k] for k in range(N_CARD_KINDS)] for i in range(MAX_PLAYERS)],
+            "hand_n": [g.hand_n[i] for i in range(MAX_PLAYERS)],
+            "emporia": [g.emporia[i] for i in range(MAX_PLAYERS)],
+            "emporia_n": _i8(g.emporia_n, MAX_PLAYERS),
+            "permits_up": [g.permits_up[i] for i in range(MAX_PLAYERS)],
+            "permits_down": [g.permits_down[i] for i in range(MAX_PLAYERS)],
+            "bonus_tiles": [g.bonus_tiles[i] for i in range(MAX_PLAYERS)],
+            "king_tiles": [g.king_tiles[i] for i in range(MAX_PLAYERS)],
+            "current": g.current, "main_left": g.main_left, "main_done": g.main_done,
+            "quick_used": g.quick_used, "end_trigger": g.end_trigger,
+            "game_over": g.game_over, "pending_n": g.pending_n,
+            "pending_kind": _i8(g.pending_kind, MAX_PENDING),
+            "pending_arg": _i8(g.pending_arg, MAX_PENDING),
+            "turn": g.turn, "action_count": g.action_count, "viewer": g.viewer,
+        }
 
     @staticmethod
     def from_raw(dict raw):
         """Inverse of to_raw. No validation: use council.engine.serialize for input."""
+        # Field by field: Cython's dict -> struct coercion mishandles 2-D arrays.
         cdef State st = State.__new__(State)
-        memset(&st.s, 0, sizeof(GameState))
-        st.s = raw
+        cdef GameState* g = &st.s
+        cdef int i, j
+        memset(g, 0, sizeof(GameState))
+        g.n_players = raw["n_players"]; g.layout = raw["layout"]
+        g.max_coins = raw["max_coins"]; g.assistant_supply = raw["assistant_supply"]
+        g.permit_tie_all = raw["permit_tie_all"]; g.nobility_on_pass = raw["nobility_on_pass"]
+        g.rng = raw["rng"]; g.king_city = raw["king_city"]
+        g.politics_deck_n = raw["politics_deck_n"]; g.bonus_tiles_left = raw["bonus_tiles_left"]
+        g.king_tiles_taken = raw["king_tiles_taken"]; g.neutral = raw["neutral"]
+        g.current = raw["current"]; g.main_left = raw["main_left"]
+        g.main_done = raw["main_done"]; g.quick_used = raw["quick_used"]
+        g.end_trigger = raw["end_trigger"]; g.game_over = raw["game_over"]
+        g.pending_n = raw["pending_n"]; g.turn = raw["turn"]
+        g.action_count = raw["action_count"]; g.viewer = raw["viewer"]
+        _set_i8(g.city_token, raw["city_token"], N_CITIES)
+        _set_i8(g.pool, raw["pool"], N_COLOURS)
+        _set_i8(g.deck_n, raw["deck_n"], N_REGIONS)
+        _set_i8(g.deck_known, raw["deck_known"], N_REGIONS)
+        _set_i8(g.nobility, raw["nobility"], MAX_PLAYERS)
+        _set_i8(g.emporia_n, raw["emporia_n"], MAX_PLAYERS)
+        _set_i8(g.pending_kind, raw["pending_kind"], MAX_PENDING)
+        _set_i8(g.pending_arg, raw["pending_arg"], MAX_PENDING)
+        g.politics_deck = raw["politics_deck"]; g.discard = raw["discard"]
+        g.coins = raw["coins"]; g.assistants = raw["assistants"]; g.vp = raw["vp"]
+        g.hand_n = raw["hand_n"]; g.emporia = raw["emporia"]
+        g.permits_up = raw["permits_up"]; g.permits_down = raw["permits_down"]
+        g.bonus_tiles = raw["bonus_tiles"]; g.king_tiles = raw["king_tiles"]
+        for i in range(N_BALCONIES):
+            _set_i8(g.balcony[i], raw["balcony"][i], BALCONY_SIZE)
+        for i in range(N_REGIONS):
+            _set_i8(g.permit_deck[i], raw["permit_deck"][i], TILES_PER_REGION)
+            _set_i8(g.face_up[i], raw["face_up"][i], 2)
+        for i in range(MAX_PLAYERS):
+            for j in range(N_CARD_KINDS):
+                g.hand[i][j] = raw["hand"][i][j]
         return st
 
     def __reduce__(self):

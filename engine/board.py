@@ -74,7 +74,7 @@ def city_index(name: str) -> int:
     (6, 6)
     """
     key = name.strip().lower()
-    for i, (n, letter) in enumerate(zip(CITY_NAMES, CITY_LETTERS)):
+    for i, (n, letter) in enumerate(zip(CITY_NAMES, CITY_LETTERS, strict=True)):
         if key in (n.lower(), letter.lower()):
             return i
     raise ValueError(f"unknown city {name!r}")
@@ -119,7 +119,9 @@ class Layout:
     def from_code(cls, code: str) -> Layout:
         code = code.strip().upper()
         if code not in LAYOUT_CODES:
-            raise ValueError(f"layout must be three letters A/B (coast, hills, mountains), got {code!r}")
+            raise ValueError(
+                f"layout must be 3 letters A/B (coast, hills, mountains), got {code!r}"
+            )
         return cls(code)
 
     @classmethod

@@ -36,7 +36,7 @@ class GameConfig:
             raise ValueError(f"players: must be 2, 3 or 4, got {self.players!r}")
         if self.layout not in LAYOUT_CODES:
             raise ValueError(
-                f"layout: must be three letters A/B for coast, hills, mountains, got {self.layout!r}"
+                f"layout: must be 3 letters A/B for coast, hills, mountains, got {self.layout!r}"
             )
         if not isinstance(self.max_coins, int) or not 13 <= self.max_coins <= 30000:
             raise ValueError(f"max_coins: must be an integer in 13..30000, got {self.max_coins!r}")

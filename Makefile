@@ -1,0 +1,42 @@
+# The two commands of the README:
+#   make run    start the main job (creates/reuses .venv and builds the Cython core)
+#   make test   lint + the full test suite + random-play tests against a debug build
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+DEBUG_LIB := build/debug/lib
+
+.PHONY: run test build debug-build lint bench clean
+
+$(STAMP): pyproject.toml setup.py
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip "setuptools>=77" "Cython>=3.0.11"
+	$(PY) -m pip install -q --no-build-isolation -e ".[test]"
+	touch $(STAMP)
+
+# Recompiles the extension in place when a .pyx/.pxd changed; a no-op otherwise.
+build: $(STAMP)
+	$(PY) setup.py -q build_ext --inplace
+
+run: build
+	$(VENV)/bin/council-ai demo --seed 1
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+# Bounds checks and the undefined-behaviour sanitizer on, built apart from the main build.
+debug-build: $(STAMP)
+	COUNCIL_CYTHON_DEBUG=1 $(PY) setup.py -q build --build-base build/debug --build-lib $(DEBUG_LIB)
+
+test: build lint debug-build
+	$(PY) -m pytest
+	COUNCIL_EXPECT_DEBUG_BUILD=1 PYTHONPATH=$(DEBUG_LIB) $(PY) -m pytest -p no:cacheprovider \
+		tests/engine/test_random_play.py tests/engine/test_sampling.py
+
+bench: build
+	$(PY) bench/engine.py
+
+clean:
+	rm -rf build $(VENV) engine/*.so engine/*.c *.egg-info

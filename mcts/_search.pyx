@@ -1,0 +1,511 @@
+"""Compiled Monte Carlo tree search over engine states.
+
+One ``Tree`` is one search. In ``MODE_INFOSET`` the root is a seat's *view* and every
+iteration deals a fresh determinization of the hidden cards (single-observer IS-MCTS,
+Cowling, Powley & Whitehouse 2012), selecting among the children available in that
+determinization with availability counts. In ``MODE_FIXED`` the root is a full state that
+every iteration starts from (perfect-information UCT: the PIMC and cheating baselines);
+chance (card draws, tile reveals) is re-seeded on every iteration in both modes.
+
+The iteration loop (determinize, select, expand, rollout, backpropagate) runs without the
+GIL, so several trees can search at once on several cores.
+"""
+
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memset
+from libc.math cimport sqrt, log, exp, tanh
+from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from council.engine._core cimport (
+    GameState, State, legal_actions, apply_action, determinize, next_random,
+    random_below, provisional_vp, winners_mask, payment_cost, min_payment_cost,
+    MAX_PLAYERS, N_ACTIONS, N_CARD_KINDS, MAX_EMPORIUMS, NOBILITY_MAX,
+    A_END_TURN, A_ELECT, A_ACQUIRE, A_BUILD_PERMIT, A_BUILD_KING, A_ENGAGE, A_CHANGE,
+    A_QUICK_ELECT, A_EXTRA_MAIN, A_PAY, A_CHOOSE_TOKEN, A_CHOOSE_FREE_PERMIT,
+    A_CHOOSE_PERMIT_BONUS,
+)
+
+cdef extern from *:
+    int popcount64 "__builtin_popcountll"(unsigned long long) nogil
+
+cdef enum:
+    MODE_INFOSET = 0
+    MODE_FIXED = 1
+    N_KINDS = 13
+
+# Action kinds, in action-id order (see council.engine.actions).
+cdef enum:
+    K_END_TURN = 0
+    K_ELECT = 1
+    K_ACQUIRE = 2
+    K_BUILD_PERMIT = 3
+    K_BUILD_KING = 4
+    K_ENGAGE = 5
+    K_CHANGE = 6
+    K_QUICK_ELECT = 7
+    K_EXTRA_MAIN = 8
+    K_PAY = 9
+    K_CHOOSE_TOKEN = 10
+    K_CHOOSE_FREE_PERMIT = 11
+    K_CHOOSE_PERMIT_BONUS = 12
+
+KIND_NAMES = ("end_turn", "elect", "acquire", "build_permit", "build_king", "engage",
+              "change", "quick_elect", "extra_main", "pay", "choose_token",
+              "choose_free_permit", "choose_permit_bonus")
+
+ctypedef struct Params:
+    double c_uct                  # exploration constant of UCB1
+    int rollout_actions           # actions played after the tree before evaluating; -1: to the end
+    double temperature            # VP scale of the softmax turning estimates into win chances
+    double margin_weight          # reward = (1 - w) * win chance + w * squashed VP margin
+    double margin_scale           # VP margin that counts as a clear lead
+    double kind_weight[N_KINDS]   # rollout policy: weight of each action kind
+    double pay_decay              # rollout policy: payments weighted by exp(-decay * coins)
+    double w_coins                # evaluation: VP worth of one coin ...
+    double w_assistants
+    double w_cards
+    double w_emporium
+    double w_permit_unused
+    double w_nobility
+
+ctypedef struct Node:
+    int32_t parent
+    int32_t first_child
+    int32_t next_sibling
+    int16_t action
+    int8_t player                 # who chose `action` (-1 at the root)
+    int32_t visits
+    int32_t avail                 # iterations in which this action was legal
+    double reward_sum             # rewards of `player`
+    double win_sum                # win chances of `player`
+    double margin_sum             # VP margins of `player`
+
+
+cdef inline int action_kind(int a) noexcept nogil:
+    if a == A_END_TURN:
+        return K_END_TURN
+    if a < A_ACQUIRE:
+        return K_ELECT
+    if a < A_BUILD_PERMIT:
+        return K_ACQUIRE
+    if a < A_BUILD_KING:
+        return K_BUILD_PERMIT
+    if a < A_ENGAGE:
+        return K_BUILD_KING
+    if a == A_ENGAGE:
+        return K_ENGAGE
+    if a < A_QUICK_ELECT:
+        return K_CHANGE
+    if a < A_EXTRA_MAIN:
+        return K_QUICK_ELECT
+    if a == A_EXTRA_MAIN:
+        return K_EXTRA_MAIN
+    if a < A_CHOOSE_TOKEN:
+        return K_PAY
+    if a < A_CHOOSE_FREE_PERMIT:
+        return K_CHOOSE_TOKEN
+    if a < A_CHOOSE_PERMIT_BONUS:
+        return K_CHOOSE_FREE_PERMIT
+    return K_CHOOSE_PERMIT_BONUS
+
+
+cdef inline double uniform01(uint64_t* rng) noexcept nogil:
+    return (next_random(rng) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef int policy_pick(GameState* st, int* actions, int n, Params* P,
+                     uint64_t* rng) noexcept nogil:
+    """Rollout policy: pick an action with probability proportional to its kind's weight
+    shared among the actions of that kind; payments favour cheap ones."""
+    cdef double weights[N_ACTIONS]
+    cdef int counts[N_KINDS]
+    cdef int8_t kinds[N_ACTIONS]
+    cdef int i, k
+    cdef double total = 0.0, r
+    for k in range(N_KINDS):
+        counts[k] = 0
+    for i in range(n):
+        k = action_kind(actions[i])
+        kinds[i] = k
+        counts[k] += 1
+    for i in range(n):
+        k = kinds[i]
+        weights[i] = P.kind_weight[k] / counts[k]
+        if k == K_PAY:
+            weights[i] *= exp(-P.pay_decay * payment_cost(actions[i] - A_PAY))
+        total += weights[i]
+    if total <= 0.0:
+        return actions[random_below(rng, n)]
+    r = uniform01(rng) * total
+    for i in range(n):
+        r -= weights[i]
+        if r < 0.0:
+            return actions[i]
+    return actions[n - 1]
+
+
+cdef void estimate_scores(GameState* st, Params* P, double* est) noexcept nogil:
+    """Expected final VP from features of a position (before the game ends)."""
+    cdef int p, q, n = st.n_players, best, ties, second, most
+    for p in range(n):
+        est[p] = (provisional_vp(st, p) + P.w_coins * st.coins[p]
+                  + P.w_assistants * st.assistants[p] + P.w_cards * st.hand_n[p]
+                  + P.w_emporium * st.emporia_n[p]
+                  + P.w_permit_unused * popcount64(st.permits_up[p])
+                  + P.w_nobility * st.nobility[p])
+    # The nobility and most-permits awards as they would be scored now.
+    best = -1
+    for p in range(n):
+        if st.nobility[p] > best:
+            best = st.nobility[p]
+    ties = 0
+    for p in range(n):
+        if st.nobility[p] == best:
+            est[p] += 5
+            ties += 1
+    if ties == 1:
+        second = -1
+        for p in range(n):
+            if st.nobility[p] < best and st.nobility[p] > second:
+                second = st.nobility[p]
+        for p in range(n):
+            if st.nobility[p] == second:
+                est[p] += 2
+    most = 0
+    for p in range(n):
+        q = popcount64(st.permits_up[p] | st.permits_down[p])
+        if q > most:
+            most = q
+    if most > 0:
+        for p in range(n):
+            if popcount64(st.permits_up[p] | st.permits_down[p]) == most:
+                est[p] += 3
+
+
+cdef void evaluate(GameState* st, Params* P, double* win, double* margin) noexcept nogil:
+    """Win chance and VP margin over the best opponent, for every player."""
+    cdef double est[MAX_PLAYERS]
+    cdef int p, q, n = st.n_players, mask, winners = 0
+    cdef double best_other, top, z
+    if st.game_over:
+        mask = winners_mask(st)
+        for p in range(n):
+            est[p] = st.vp[p]
+            winners += (mask >> p) & 1
+        for p in range(n):
+            win[p] = (1.0 / winners) if (mask >> p) & 1 else 0.0
+    else:
+        estimate_scores(st, P, est)
+        top = est[0]
+        for p in range(1, n):
+            if est[p] > top:
+                top = est[p]
+        z = 0.0
+        for p in range(n):
+            win[p] = exp((est[p] - top) / P.temperature)
+            z += win[p]
+        for p in range(n):
+            win[p] /= z
+    for p in range(n):
+        best_other = -1e9
+        for q in range(n):
+            if q != p and est[q] > best_other:
+                best_other = est[q]
+        margin[p] = est[p] - best_other
+
+
+cdef class StopFlag:
+    """Set from any thread to stop the searches that share this flag."""
+    cdef public int value
+
+    def set(self):
+        self.value = 1
+
+    def is_set(self):
+        return self.value != 0
+
+
+cdef class Tree:
+    """One search tree, grown by ``run``; read with ``root_children`` and ``principal_variation``."""
+
+    cdef Node* nodes
+    cdef int n_nodes
+    cdef int capacity
+    cdef int max_nodes
+    cdef GameState root
+    cdef int mode
+    cdef Params P
+    cdef uint64_t rng
+    cdef public long long iterations
+    cdef public double elapsed
+    cdef int32_t stamp[N_ACTIONS]
+    cdef int32_t index[N_ACTIONS]
+    cdef int32_t generation
+    cdef StopFlag stop
+
+    def __cinit__(self):
+        self.nodes = NULL
+
+    def __init__(self, State root, int mode, dict params, uint64_t seed, int max_nodes,
+                 StopFlag stop=None):
+        if max_nodes < 1:
+            raise ValueError("max_nodes must be at least 1")
+        if mode == MODE_INFOSET and root.s.viewer < 0:
+            raise ValueError("an information-set search needs a view, not a full state")
+        if mode == MODE_FIXED and root.s.viewer >= 0:
+            raise ValueError("a fixed-state search needs a full state")
+        if root.s.game_over:
+            raise ValueError("the game is over: there is nothing to search")
+        self.root = root.s
+        self.mode = mode
+        self.rng = seed
+        next_random(&self.rng)
+        self.max_nodes = max_nodes
+        self.capacity = 1024 if max_nodes > 1024 else max_nodes
+        self.nodes = <Node*>malloc(self.capacity * sizeof(Node))
+        if self.nodes == NULL:
+            raise MemoryError()
+        self.n_nodes = 1
+        memset(&self.nodes[0], 0, sizeof(Node))
+        self.nodes[0].parent = -1
+        self.nodes[0].first_child = -1
+        self.nodes[0].next_sibling = -1
+        self.nodes[0].action = -1
+        self.nodes[0].player = -1
+        self.stop = stop if stop is not None else StopFlag()
+        self._set_params(params)
+        memset(self.stamp, 0, sizeof(self.stamp))
+        self.generation = 0
+
+    def __dealloc__(self):
+        free(self.nodes)
+
+    def _set_params(self, dict params):
+        P = &self.P
+        P.c_uct = params["c_uct"]
+        P.rollout_actions = params["rollout_actions"]
+        P.temperature = params["temperature"]
+        P.margin_weight = params["margin_weight"]
+        P.margin_scale = params["margin_scale"]
+        P.pay_decay = params["pay_decay"]
+        P.w_coins = params["w_coins"]
+        P.w_assistants = params["w_assistants"]
+        P.w_cards = params["w_cards"]
+        P.w_emporium = params["w_emporium"]
+        P.w_permit_unused = params["w_permit_unused"]
+        P.w_nobility = params["w_nobility"]
+        weights = params["kind_weights"]
+        for k in range(N_KINDS):
+            P.kind_weight[k] = weights[KIND_NAMES[k]]
+
+    cdef int new_node(self, int parent, int action, int player) noexcept nogil:
+        cdef Node* grown
+        cdef int i
+        if self.n_nodes >= self.max_nodes:
+            return -1
+        if self.n_nodes >= self.capacity:
+            i = self.capacity * 2
+            if i > self.max_nodes:
+                i = self.max_nodes
+            grown = <Node*>realloc(self.nodes, i * sizeof(Node))
+            if grown == NULL:
+                self.max_nodes = self.n_nodes  # out of memory: stop growing, keep searching
+                return -1
+            self.nodes = grown
+            self.capacity = i
+        i = self.n_nodes
+        self.n_nodes += 1
+        self.nodes[i].parent = parent
+        self.nodes[i].first_child = -1
+        self.nodes[i].next_sibling = self.nodes[parent].first_child
+        self.nodes[parent].first_child = i
+        self.nodes[i].action = action
+        self.nodes[i].player = player
+        self.nodes[i].visits = 0
+        self.nodes[i].avail = 0
+        self.nodes[i].reward_sum = 0.0
+        self.nodes[i].win_sum = 0.0
+        self.nodes[i].margin_sum = 0.0
+        return i
+
+    cdef void iterate(self) noexcept nogil:
+        cdef GameState st = self.root
+        cdef int actions[N_ACTIONS]
+        cdef int unexpanded[N_ACTIONS]
+        cdef int n, m, i, a, child, best, node = 0, player, steps
+        cdef double score, best_score, logn
+        cdef double win[MAX_PLAYERS]
+        cdef double margin[MAX_PLAYERS]
+        cdef double reward[MAX_PLAYERS]
+        cdef Node* nd
+        cdef Params* P = &self.P
+        if self.mode == MODE_INFOSET:
+            determinize(&st, next_random(&self.rng))
+        else:
+            st.rng = next_random(&self.rng)
+        # Selection and expansion.
+        while not st.game_over:
+            n = legal_actions(&st, actions)
+            self.generation += 1
+            child = self.nodes[node].first_child
+            while child >= 0:
+                self.stamp[self.nodes[child].action] = self.generation
+                self.index[self.nodes[child].action] = child
+                child = self.nodes[child].next_sibling
+            m = 0
+            best = -1
+            best_score = -1e300
+            for i in range(n):
+                a = actions[i]
+                if self.stamp[a] != self.generation:
+                    unexpanded[m] = a
+                    m += 1
+                    continue
+                child = self.index[a]
+                nd = &self.nodes[child]
+                nd.avail += 1
+                score = (nd.reward_sum / nd.visits
+                         + P.c_uct * sqrt(log(<double>nd.avail) / nd.visits))
+                if score > best_score:
+                    best_score = score
+                    best = child
+            player = st.current
+            if m > 0:
+                a = unexpanded[random_below(&self.rng, m)]
+                child = self.new_node(node, a, player)
+                apply_action(&st, a)
+                if child >= 0:
+                    self.nodes[child].avail = 1
+                    node = child
+                break
+            apply_action(&st, self.nodes[best].action)
+            node = best
+        # Rollout with the cheap policy, then evaluate.
+        steps = 0
+        while not st.game_over and (P.rollout_actions < 0 or steps < P.rollout_actions):
+            n = legal_actions(&st, actions)
+            apply_action(&st, policy_pick(&st, actions, n, P, &st.rng))
+            steps += 1
+        evaluate(&st, P, win, margin)
+        for i in range(st.n_players):
+            reward[i] = ((1.0 - P.margin_weight) * win[i]
+                         + P.margin_weight * (0.5 + 0.5 * tanh(margin[i] / P.margin_scale)))
+        # Backpropagation: each node scores the reward of the player who chose it.
+        while node >= 0:
+            nd = &self.nodes[node]
+            nd.visits += 1
+            if nd.player >= 0:
+                nd.reward_sum += reward[nd.player]
+                nd.win_sum += win[nd.player]
+                nd.margin_sum += margin[nd.player]
+            node = nd.parent
+        self.iterations += 1
+
+    def run(self, long long max_iterations=-1, double time_limit=-1.0):
+        """Search until max_iterations more iterations, time_limit seconds, or the stop
+        flag, whichever comes first (negative = no limit); at least one iteration."""
+        cdef long long done = 0
+        cdef double start, deadline
+        cdef int* stop = &self.stop.value
+        if max_iterations < 0 and time_limit < 0:
+            raise ValueError("give max_iterations or time_limit (or both)")
+        start = now_seconds()
+        deadline = start + time_limit
+        with nogil:
+            while True:
+                self.iterate()
+                done += 1
+                if max_iterations >= 0 and done >= max_iterations:
+                    break
+                if stop[0]:
+                    break
+                if time_limit >= 0 and (done & 15) == 0 and now_seconds() >= deadline:
+                    break
+        self.elapsed += now_seconds() - start
+        return done
+
+    @property
+    def size(self):
+        """Nodes in the tree (the root included)."""
+        return self.n_nodes
+
+    def root_children(self):
+        """(action, visits, availability, reward sum, win sum, margin sum) per root child."""
+        out = []
+        child = self.nodes[0].first_child
+        while child >= 0:
+            nd = &self.nodes[child]
+            out.append((nd.action, nd.visits, nd.avail, nd.reward_sum, nd.win_sum,
+                        nd.margin_sum))
+            child = nd.next_sibling
+        return out
+
+    def principal_variation(self, int max_length=32):
+        """Actions along the most visited children from the root."""
+        cdef int node = 0, child, best, best_visits
+        line = []
+        while len(line) < max_length:
+            best = -1
+            best_visits = 0
+            child = self.nodes[node].first_child
+            while child >= 0:
+                if self.nodes[child].visits > best_visits:
+                    best_visits = self.nodes[child].visits
+                    best = child
+                child = self.nodes[child].next_sibling
+            if best < 0:
+                break
+            line.append(self.nodes[best].action)
+            node = best
+        return line
+
+
+def evaluate_state(State state, dict params):
+    """(win chances, VP margins) of the position by the search's evaluation."""
+    cdef Params P
+    cdef double win[MAX_PLAYERS]
+    cdef double margin[MAX_PLAYERS]
+    if state.s.viewer >= 0:
+        raise ValueError("evaluate_state needs a full state")
+    P.temperature = params["temperature"]
+    P.w_coins = params["w_coins"]
+    P.w_assistants = params["w_assistants"]
+    P.w_cards = params["w_cards"]
+    P.w_emporium = params["w_emporium"]
+    P.w_permit_unused = params["w_permit_unused"]
+    P.w_nobility = params["w_nobility"]
+    evaluate(&state.s, &P, win, margin)
+    n = state.s.n_players
+    return [win[i] for i in range(n)], [margin[i] for i in range(n)]
+
+
+def rollout_policy_playout(State state, dict params, uint64_t seed, int max_actions=1_000_000):
+    """Play the rollout policy in place until the end (or max_actions); returns actions."""
+    cdef Params P
+    cdef int actions[N_ACTIONS]
+    cdef int n, steps = 0
+    cdef uint64_t rng = seed
+    if state.s.viewer >= 0:
+        raise ValueError("playouts need a full state")
+    P.pay_decay = params["pay_decay"]
+    weights = params["kind_weights"]
+    for k in range(N_KINDS):
+        P.kind_weight[k] = weights[KIND_NAMES[k]]
+    next_random(&rng)
+    with nogil:
+        while not state.s.game_over and steps < max_actions:
+            n = legal_actions(&state.s, actions)
+            apply_action(&state.s, policy_pick(&state.s, actions, n, &P, &rng))
+            steps += 1
+    return steps
+
+
+INFOSET = MODE_INFOSET
+FIXED = MODE_FIXED

@@ -1,0 +1,247 @@
+"""Information Set MCTS from one seat's view, with anytime budgets and root parallelism.
+
+>>> from council.engine import GameConfig, State
+>>> from council.mcts.search import SearchLimits, search
+>>> state = State.new_game(GameConfig(players=2), seed=3)
+>>> result = search(state.view(0), SearchLimits(iterations=200), seed=1)
+>>> result.action in state.legal_actions(), result.iterations
+(True, 200)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import asdict, dataclass, field, replace
+
+from council.engine import State
+from council.mcts import _search
+
+DEFAULT_KIND_WEIGHTS = {
+    "end_turn": 4.0,
+    "elect": 1.0,
+    "acquire": 3.0,
+    "build_permit": 8.0,
+    "build_king": 4.0,
+    "engage": 0.2,
+    "change": 0.1,
+    "quick_elect": 0.2,
+    "extra_main": 1.0,
+    "pay": 1.0,
+    "choose_token": 1.0,
+    "choose_free_permit": 1.0,
+    "choose_permit_bonus": 1.0,
+}
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """How the search plays and evaluates (defaults tuned by measured strength, see README)."""
+
+    c_uct: float = 0.7
+    rollout_actions: int = 40  # rollout length after the tree; -1 plays to the end
+    temperature: float = 6.0  # VP scale turning score estimates into win chances
+    margin_weight: float = 0.2  # share of the reward given to the VP margin
+    margin_scale: float = 15.0
+    pay_decay: float = 0.3
+    w_coins: float = 0.15
+    w_assistants: float = 0.3
+    w_cards: float = 0.3
+    w_emporium: float = 2.0
+    w_permit_unused: float = 1.5
+    w_nobility: float = 0.3
+    kind_weights: dict = field(default_factory=lambda: dict(DEFAULT_KIND_WEIGHTS))
+
+    def params(self) -> dict:
+        return asdict(self)
+
+    def validate(self) -> SearchConfig:
+        if not self.c_uct >= 0:
+            raise ValueError(f"c_uct: must be >= 0, got {self.c_uct}")
+        if self.rollout_actions < -1:
+            raise ValueError(f"rollout_actions: must be >= -1, got {self.rollout_actions}")
+        for name in ("temperature", "margin_scale"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name}: must be > 0")
+        if not 0 <= self.margin_weight <= 1:
+            raise ValueError(f"margin_weight: must be in [0, 1], got {self.margin_weight}")
+        if set(self.kind_weights) != set(DEFAULT_KIND_WEIGHTS):
+            raise ValueError(f"kind_weights: needs exactly {sorted(DEFAULT_KIND_WEIGHTS)}")
+        if any(not w >= 0 for w in self.kind_weights.values()):
+            raise ValueError("kind_weights: weights must be >= 0")
+        return self
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    """Budgets: whichever of iterations, time and the stop flag comes first ends the search.
+
+    ``iterations`` counts over all threads. With ``threads > 1`` the trees search in
+    parallel (root parallelism) and their root statistics are summed.
+    """
+
+    iterations: int | None = None
+    time_s: float | None = None
+    max_nodes: int = 1_000_000
+    threads: int = 1
+
+    def validate(self) -> SearchLimits:
+        if self.iterations is None and self.time_s is None:
+            raise ValueError("limits: give iterations or time_s (or both)")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations: must be >= 1, got {self.iterations}")
+        if self.time_s is not None and not self.time_s > 0:
+            raise ValueError(f"time_s: must be > 0, got {self.time_s}")
+        if self.max_nodes < 1:
+            raise ValueError(f"max_nodes: must be >= 1, got {self.max_nodes}")
+        if not 1 <= self.threads <= 64:
+            raise ValueError(f"threads: must be in 1..64, got {self.threads}")
+        return self
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One root action with the evidence the search gathered for it."""
+
+    action: int
+    visits: int
+    mean_reward: float
+    win_probability: float
+    vp_margin: float  # expected VP lead over the best opponent (negative: behind)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    action: int
+    candidates: tuple[Candidate, ...]  # most visited first
+    principal_variation: tuple[int, ...]
+    iterations: int
+    elapsed_s: float
+    tree_nodes: int
+    seed: int
+
+
+StopFlag = _search.StopFlag
+
+
+def _thread_seed(seed: int, thread: int) -> int:
+    return (seed * 0x9E3779B1 + thread * 0x85EBCA77) & 0xFFFFFFFFFFFFFFFF
+
+
+def _run_trees(
+    root: State,
+    mode: int,
+    limits: SearchLimits,
+    config: SearchConfig,
+    seed: int,
+    stop: StopFlag | None,
+) -> tuple[list, float]:
+    limits.validate()
+    params = config.validate().params()
+    threads = limits.threads
+    per_tree_nodes = max(1, limits.max_nodes // threads)
+    stop = stop if stop is not None else StopFlag()
+    trees = [
+        _search.Tree(root, mode, params, _thread_seed(seed, t), per_tree_nodes, stop)
+        for t in range(threads)
+    ]
+    if limits.iterations is not None:
+        share = [limits.iterations // threads + (t < limits.iterations % threads) for t in range(threads)]
+    else:
+        share = [-1] * threads
+    time_limit = limits.time_s if limits.time_s is not None else -1.0
+    start = time.perf_counter()
+    if threads == 1:
+        trees[0].run(share[0], time_limit)
+    else:
+        workers = [
+            threading.Thread(target=tree.run, args=(n, time_limit), daemon=True)
+            for tree, n in zip(trees, share, strict=True)
+            if n != 0
+        ]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    return trees, time.perf_counter() - start
+
+
+def _result(trees: list, elapsed: float, seed: int) -> SearchResult:
+    totals: dict[int, list] = {}
+    for tree in trees:
+        for action, visits, _avail, reward, win, margin in tree.root_children():
+            t = totals.setdefault(action, [0, 0.0, 0.0, 0.0])
+            t[0] += visits
+            t[1] += reward
+            t[2] += win
+            t[3] += margin
+    candidates = sorted(
+        (
+            Candidate(a, v, r / v, w / v, m / v)
+            for a, (v, r, w, m) in totals.items()
+            if v > 0
+        ),
+        key=lambda c: (-c.visits, -c.mean_reward, c.action),
+    )
+    best = candidates[0].action
+    # The line of the tree that spent the most visits on the chosen action.
+    pv_tree = max(
+        trees,
+        key=lambda t: next((v for a, v, *_ in t.root_children() if a == best), 0),
+    )
+    pv = pv_tree.principal_variation()
+    return SearchResult(
+        action=best,
+        candidates=tuple(candidates),
+        principal_variation=tuple(pv),
+        iterations=sum(t.iterations for t in trees),
+        elapsed_s=elapsed,
+        tree_nodes=sum(t.size for t in trees),
+        seed=seed,
+    )
+
+
+def search(
+    view: State,
+    limits: SearchLimits,
+    config: SearchConfig | None = None,
+    seed: int = 0,
+    stop: StopFlag | None = None,
+) -> SearchResult:
+    """Recommend an action for the seat to move, from that seat's view only.
+
+    Same view, seed and iteration budget (any thread count fixed) give the same result.
+    """
+    if not view.is_view:
+        raise ValueError("search takes a view: call state.view(seat) first")
+    if view.is_terminal():
+        raise ValueError("the game is over")
+    if view.viewer != view.current_player:
+        raise ValueError(
+            f"seat {view.viewer} is not to move (seat {view.current_player} is)"
+        )
+    trees, elapsed = _run_trees(view, _search.INFOSET, limits, config or SearchConfig(), seed, stop)
+    return _result(trees, elapsed, seed)
+
+
+def search_full_state(
+    state: State,
+    limits: SearchLimits,
+    config: SearchConfig | None = None,
+    seed: int = 0,
+    stop: StopFlag | None = None,
+) -> SearchResult:
+    """Perfect-information UCT on a full state (hidden cards visible).
+
+    A yardstick and the inner search of PIMC; the service never calls it with a true state.
+    """
+    if state.is_view:
+        raise ValueError("search_full_state takes a full state")
+    if state.is_terminal():
+        raise ValueError("the game is over")
+    trees, elapsed = _run_trees(state, _search.FIXED, limits, config or SearchConfig(), seed, stop)
+    return _result(trees, elapsed, seed)
+
+
+def with_limits(limits: SearchLimits, **changes) -> SearchLimits:
+    return replace(limits, **changes)
