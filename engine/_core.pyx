@@ -11,6 +11,10 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
 from council.engine import board as _board
 
 cdef extern from *:
+    """
+    #define compiler_barrier(p) __asm__ __volatile__("" : : "r"(p) : "memory")
+    """
+    void compiler_barrier(void* p) nogil
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
     int popcount32 "__builtin_popcount"(unsigned int) nogil
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
@@ -251,6 +255,9 @@ cdef inline void pop_pending(GameState* s) noexcept nogil:
         s.pending_kind[i] = s.pending_kind[i + 1]
         s.pending_arg[i] = s.pending_arg[i + 1]
     s.pending_n -= 1
+    # Freed slots are zeroed so that equal positions have equal structs.
+    s.pending_kind[s.pending_n] = 0
+    s.pending_arg[s.pending_n] = 0
 
 
 cdef inline bint token_city_eligible(GameState* s, int p, int city) noexcept nogil:
@@ -312,12 +319,23 @@ cdef void advance_nobility(GameState* s, int p, int steps) noexcept nogil:
 
 
 cdef void take_permit(GameState* s, int p, int region, int slot) noexcept nogil:
-    """Move a face-up tile to the player, resolve its bonus, then refill the slot."""
+    """Move a face-up tile to the player and resolve its bonus. The slot stays empty
+    until every decision that bonus raised is taken (refill_face_up, RULINGS 22)."""
     cdef int tile = s.face_up[region][slot]
     s.face_up[region][slot] = -1
     s.permits_up[p] |= (<uint64_t>1) << tile
     gain_bonus(s, p, TILE_BONUS[tile])
-    s.face_up[region][slot] = draw_permit(s, region)
+
+
+cdef void refill_face_up(GameState* s) noexcept nogil:
+    """Refill the face-up slots emptied by taking a tile, once its bonus has fully resolved
+    (RULINGS 22: so the free tile of nobility space 10 is never the replacement). Outside
+    pending decisions a slot is empty only when its deck is."""
+    cdef int r, slot
+    for r in range(N_REGIONS):
+        for slot in range(2):
+            if s.face_up[r][slot] < 0 and s.deck_n[r] > 0:
+                s.face_up[r][slot] = draw_permit(s, r)
 
 
 cdef void build_emporium(GameState* s, int p, int city) noexcept nogil:
@@ -758,6 +776,8 @@ cdef void apply_action(GameState* s, int a) noexcept nogil:
         pop_pending(s)
         gain_bonus(s, p, TILE_BONUS[a - A_CHOOSE_PERMIT_BONUS])
     drop_unplayable_pending(s)
+    if s.pending_n == 0:
+        refill_face_up(s)
 
 
 cdef int random_playout(GameState* s, int max_actions) noexcept nogil:
@@ -1211,13 +1231,15 @@ def bench_random_games(int n_players, int n_games, uint64_t seed, int layout=2):
 
 
 def bench_clone(State state, int n):
-    """Copy the state n times into a scratch struct."""
+    """Copy the state n times into a scratch struct (a whole-struct copy each time)."""
     cdef GameState scratch
     cdef int i
     cdef long long acc = 0
     with nogil:
         for i in range(n):
             scratch = state.s
+            # Tell the compiler the copy is observed, or it drops all but the last one.
+            compiler_barrier(&scratch)
             acc += scratch.turn
     return acc
 

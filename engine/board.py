@@ -10,8 +10,8 @@ tables the compiled core uses and the names people read.
 (2, 'Juvelar')
 >>> sorted(CITY_LETTERS[c] for c in layout.neighbours(city_index("Indur")))
 ['F', 'J', 'K']
->>> layout.distance(city_index("A"), city_index("O"))
-6
+>>> layout.distance(city_index("A"), city_index("O"))  # Arkon-Burgen-Esti-Hellar-Merkatim-Osium
+5
 """
 
 from __future__ import annotations

@@ -15,10 +15,11 @@ All problems found are reported together in one ``StateValidationError``.
 >>> state_from_json(obj) == s
 True
 >>> obj["players"][1]["coins"] = 99
->>> state_from_json(obj)
-Traceback (most recent call last):
-...
-council.engine.serialize.StateValidationError: players[1].coins: must be in 0..20, got 99
+>>> try:
+...     state_from_json(obj)
+... except StateValidationError as e:
+...     print(e)
+players[1].coins: must be in 0..20, got 99
 """
 
 from __future__ import annotations
@@ -780,8 +781,12 @@ class _Reader:
                 path = f"board.face_up.{region}[{s}]"
                 if t >= 0:
                     place(t, path, g)
-                elif deck_size:
-                    c.bad(path, "is empty while the region's deck still has tiles")
+                elif deck_size and not turn["pending"]:
+                    c.bad(
+                        path,
+                        "is empty while the region's deck still has tiles and no decision is "
+                        "pending (a taken tile is replaced once its bonus has resolved)",
+                    )
         for p, pl in enumerate(players):
             for key in ("permits_face_up", "permits_face_down"):
                 for i, t in enumerate(pl[key]):

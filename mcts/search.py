@@ -146,7 +146,9 @@ def _run_trees(
         for t in range(threads)
     ]
     if limits.iterations is not None:
-        share = [limits.iterations // threads + (t < limits.iterations % threads) for t in range(threads)]
+        share = [
+            limits.iterations // threads + (t < limits.iterations % threads) for t in range(threads)
+        ]
     else:
         share = [-1] * threads
     time_limit = limits.time_s if limits.time_s is not None else -1.0
@@ -176,11 +178,7 @@ def _result(trees: list, elapsed: float, seed: int) -> SearchResult:
             t[2] += win
             t[3] += margin
     candidates = sorted(
-        (
-            Candidate(a, v, r / v, w / v, m / v)
-            for a, (v, r, w, m) in totals.items()
-            if v > 0
-        ),
+        (Candidate(a, v, r / v, w / v, m / v) for a, (v, r, w, m) in totals.items() if v > 0),
         key=lambda c: (-c.visits, -c.mean_reward, c.action),
     )
     best = candidates[0].action
@@ -217,9 +215,7 @@ def search(
     if view.is_terminal():
         raise ValueError("the game is over")
     if view.viewer != view.current_player:
-        raise ValueError(
-            f"seat {view.viewer} is not to move (seat {view.current_player} is)"
-        )
+        raise ValueError(f"seat {view.viewer} is not to move (seat {view.current_player} is)")
     trees, elapsed = _run_trees(view, _search.INFOSET, limits, config or SearchConfig(), seed, stop)
     return _result(trees, elapsed, seed)
 

@@ -259,10 +259,12 @@ def check_raw_invariants(raw: dict) -> None:
                     tile // TILES_PER_REGION == r,
                     f"face_up[{r}][{slot}] = {tile} belongs to region {tile // TILES_PER_REGION}",
                 )
-            else:
+            elif raw["pending_n"] == 0:
+                # a taken tile's slot is refilled once its bonus has resolved (RULINGS 22)
                 _check(
                     deck_n[r] == 0,
-                    f"face_up[{r}][{slot}] is empty while the deck holds {deck_n[r]} tiles",
+                    f"face_up[{r}][{slot}] is empty while the deck holds {deck_n[r]} tiles "
+                    "and no decision is pending",
                 )
     up, down = raw["permits_up"], raw["permits_down"]
     for p in players:
@@ -339,7 +341,9 @@ def check_raw_invariants(raw: dict) -> None:
     # -- city tokens and the king -----------------------------------------------------------
     first_king, colour_masks = _layout_facts(raw["layout"])
     tokens = raw["city_token"]
-    _check(tokens[first_king] == -1, f"city_token[{first_king}] (king's city) = {tokens[first_king]}")
+    _check(
+        tokens[first_king] == -1, f"city_token[{first_king}] (king's city) = {tokens[first_king]}"
+    )
     others = sorted(t for c, t in enumerate(tokens) if c != first_king)
     _check(
         others == list(range(N_TOKENS)),
@@ -388,7 +392,8 @@ def check_raw_invariants(raw: dict) -> None:
         king_seen |= held
     _check(
         king_seen == (1 << king_taken) - 1,
-        f"king reward tiles held {king_seen:#x}, expected the first {king_taken} ({(1 << king_taken) - 1:#x})",
+        f"king reward tiles held {king_seen:#x}, expected the first {king_taken} "
+        f"({(1 << king_taken) - 1:#x})",
     )
 
     # -- turn --------------------------------------------------------------------------------
@@ -407,6 +412,13 @@ def check_raw_invariants(raw: dict) -> None:
         0 <= pending_n <= MAX_PENDING,
         f"pending_n = {pending_n}, must be in 0..{MAX_PENDING}",
     )
+    for i in range(pending_n, MAX_PENDING):
+        _check(
+            raw["pending_kind"][i] == 0 and raw["pending_arg"][i] == 0,
+            f"stale pending decision ({raw['pending_kind'][i]}, {raw['pending_arg'][i]}) in "
+            f"slot {i} >= pending_n = {pending_n}: freed slots must be zeroed so that equal "
+            "positions compare equal (==, pickle/JSON round trips, hashing)",
+        )
     for i in range(pending_n):
         kind, arg = raw["pending_kind"][i], raw["pending_arg"][i]
         _check(kind in PENDING_ARG_RANGE, f"pending_kind[{i}] = {kind}, not a decision kind")

@@ -312,9 +312,7 @@ class Pos:
                 continue
             shown = set(r["face_up"][reg])
             rest = [
-                t
-                for t in range(reg * 15, reg * 15 + 15)
-                if t not in shown and not (owned >> t) & 1
+                t for t in range(reg * 15, reg * 15 + 15) if t not in shown and not (owned >> t) & 1
             ]
             r["permit_deck"][reg] = rest + [-1] * (15 - len(rest))
             r["deck_n"][reg] = len(rest)

@@ -17,7 +17,6 @@ import pickle
 import random
 
 import pytest
-
 from council.engine import GameConfig, IllegalActionError, State
 from council.engine._core import NUM_ACTIONS
 
@@ -26,7 +25,7 @@ try:  # tests/engine as a package or as a plain folder on sys.path
 except ImportError:
     from invariants import check_invariants, check_raw_invariants
 
-MAX_GAME_ACTIONS = 20_000  # random games end in about 300-1600 actions; this is a hang guard
+MAX_GAME_ACTIONS = 20_000  # random games mostly end in 300-3000 actions; a hang guard
 SAMPLE_RATE = 0.08  # share of positions where every legal action is tried on a clone
 
 # (config, seeds): the three player counts on the default layout, then other layouts and the
@@ -268,7 +267,9 @@ def test_clones_are_independent() -> None:
         twin.apply(twin.legal_actions()[-1])
         twin.reseed(99)
         twin.random_playout()
-        assert state.to_raw() == snapshot, f"{make.__name__}: changing the copy changed the original"
+        assert state.to_raw() == snapshot, (
+            f"{make.__name__}: changing the copy changed the original"
+        )
     twin = state.clone()
     twin_snapshot = twin.to_raw()
     state.apply(state.legal_actions()[0])
@@ -365,6 +366,9 @@ def _corruptions(raw: dict):
         r["pending_n"] = 1
         r["pending_kind"][0] = 9
 
+    def stale_pending(r):
+        r["pending_kind"][r["pending_n"]] = 1
+
     def token_twice(r):
         a, b = [c for c, t in enumerate(r["city_token"]) if t >= 0][:2]
         r["city_token"][a] = r["city_token"][b]
@@ -399,6 +403,7 @@ def _corruptions(raw: dict):
             bad_current,
             bad_pending,
             bad_pending_kind,
+            stale_pending,
             token_twice,
             absent_seat,
             bytes_field,

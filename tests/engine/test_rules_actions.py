@@ -5,7 +5,6 @@ from __future__ import annotations
 from itertools import product
 
 import pytest
-
 from council.engine import IllegalActionError
 from council.engine import board as B
 from council.engine._core import PAYMENTS
@@ -35,13 +34,13 @@ from positions import (
     tile,
 )
 
-W, K, O, P, U, C, J = range(7)  # white black orange pink purple cyan joker
+W, K, OR, P, U, C, J = range(7)  # white black orange pink purple cyan joker
 COAST, HILLS, MOUNTAINS = 0, 1, 2
 
 
 def board4(**kw) -> Pos:
     """Four players, default layout ABA, known balconies (pool: no white, one black, one
-    purple, two orange, pink and cyan) and tokens with no nobility or extra effects where tests build."""
+    purple, two orange, pink and cyan)."""
     return (
         Pos(**kw)
         .balcony("coast", ["white", "white", "black", "orange"])
@@ -58,7 +57,7 @@ def test_elect_pushes_councillor_out_and_pays_4_coins():
     assert r["pool"] == [0, 1, 2, 2, 1, 2]
     legal = s.legal_actions()
     # Every balcony x every colour still in the pool (white is not).
-    assert of_kind(legal, "elect") == [b * 6 + c for b in range(4) for c in (K, O, P, U, C)]
+    assert of_kind(legal, "elect") == [b * 6 + c for b in range(4) for c in (K, OR, P, U, C)]
     play(s, elect("coast", "cyan"))
     r = s.to_raw()
     assert r["balcony"][0] == [C, W, W, K]  # new one at slot 0, orange fell out
@@ -82,7 +81,7 @@ def test_elect_same_colour_as_the_one_falling_out():
     s = board4().state()
     play(s, elect("coast", "orange"))
     r = s.to_raw()
-    assert r["balcony"][0] == [O, W, W, K] and r["pool"] == [0, 1, 2, 2, 1, 2]
+    assert r["balcony"][0] == [OR, W, W, K] and r["pool"] == [0, 1, 2, 2, 1, 2]
 
 
 # -- acquire a permit tile -----------------------------------------------------------------
@@ -103,7 +102,7 @@ def test_acquire_lists_every_distinct_payment_and_only_those(coins):
     # Coast balcony: white, white, black, orange.
     h = cards(white=3, black=1, pink=1, joker=2)
     s = board4().hand(0, white=3, black=1, pink=1, joker=2).coins(0, coins).state()
-    want = expected_payments([W, W, K, O], h, coins)
+    want = expected_payments([W, W, K, OR], h, coins)
     legal = s.legal_actions()
     assert want
     # Acquire is offered for both coast slots (and hills/mountains per their councils).
@@ -151,7 +150,7 @@ def test_acquire_costs_10_7_4_0_plus_1_per_joker(payment, cost):
     r = s.to_raw()
     assert r["coins"][0] == 20 - cost
     paid = cards(**payment)
-    assert hand(s, 0) == tuple(b - p for b, p in zip(before, paid))
+    assert hand(s, 0) == tuple(b - p for b, p in zip(before, paid, strict=True))
     assert r["hand_n"][0] == sum(before) - sum(paid)
     assert tuple(r["discard"]) == paid
     assert r["vp"][0] == 7  # tile bonus at once
@@ -163,7 +162,7 @@ def test_acquire_costs_10_7_4_0_plus_1_per_joker(payment, cost):
 
 
 def test_acquire_not_legal_when_council_cannot_be_paid():
-    # No card matches the coast council (W W K O) and no joker.
+    # No card matches the coast council (white white black orange) and no joker.
     s = board4().hand(0, pink=3, cyan=2).coins(0, 20).state()
     assert all(a not in s.legal_actions() for a in (acquire(COAST, 0), acquire(COAST, 1)))
     # One matching card costs 10: not with 9 coins, yes with 10.
@@ -359,7 +358,7 @@ def test_send_assistant_to_elect_gives_no_coins():
     s = board4().coins(0, 10).assistants(0, 1).state()
     play(s, quick_elect("hills", "cyan"))
     r = s.to_raw()
-    assert r["balcony"][1] == [C, K, O, P]
+    assert r["balcony"][1] == [C, K, OR, P]
     assert r["pool"][U] == 2 and r["pool"][C] == 1
     assert (r["coins"][0], r["assistants"][0]) == (10, 0)
     assert (r["main_left"], r["main_done"], r["quick_used"]) == (1, 0, 1)
@@ -531,3 +530,51 @@ def test_pay_tuple_helper_matches_engine_indices():
     assert len(PAYMENTS) == 329 and len(set(PAYMENTS)) == 329
     assert all(1 <= sum(p) <= 4 for p in PAYMENTS)
     assert B.CARD_KINDS[J] == "joker"
+
+
+def test_permit_tile_may_be_acquired_even_if_its_city_cannot_be_built_in():
+    # Seat 0 already owns Arkon; the Arkon tile is still acquirable (RULINGS 16).
+    a = tile("A")
+    s = (
+        board4()
+        .hand(0, white=2, black=1, orange=1)
+        .emporia(0, ["Arkon"])
+        .face_up("coast", a, tile("D"))
+        .state()
+    )
+    play(s, acquire(COAST, 0), pay(white=2, black=1, orange=1))
+    r = s.to_raw()
+    assert owned_tiles(r["permits_up"][0]) == {a} and r["vp"][0] == 4
+    assert of_kind(s.legal_actions(), "build_permit") == []
+
+
+def test_payment_sets_match_the_oracle_on_many_random_positions():
+    """Acquire / king legality and the PAY sets against a brute-force oracle, on 150
+    seeded random balconies, hands and coin counts (RULINGS 14, 15)."""
+    import random
+
+    rng = random.Random(20240601)
+    dist = {city(c): d for c, d in KING_DIST_ABA.items()}
+    for _ in range(150):
+        p = Pos(seed=rng.randrange(1000))
+        colours = rng.sample([c for c in range(6) for _ in range(4)], 16)
+        for b in range(4):
+            p.balcony(b, colours[4 * b : 4 * b + 4])
+        counts = {B.CARD_KINDS[k]: rng.randrange(3) for k in range(7)}
+        coins = rng.randrange(0, 21)
+        s = p.hand(0, **counts).coins(0, coins).state()
+        h = cards(**counts)
+        legal = s.legal_actions()
+        for b in range(3):
+            want = expected_payments(colours[4 * b : 4 * b + 4], h, coins)
+            assert (acquire(b, 0) in legal) == bool(want)
+            if want:
+                t = s.child(acquire(b, 0))
+                assert {PAYMENTS[a] for a in of_kind(t.legal_actions(), "pay")} == want
+        king = colours[12:16]
+        for c, d in dist.items():
+            want = expected_payments(king, h, coins - 2 * d) if coins >= 2 * d else set()
+            assert (build_king(c) in legal) == bool(want)
+            if want and rng.random() < 0.2:
+                t = s.child(build_king(c))
+                assert {PAYMENTS[a] for a in of_kind(t.legal_actions(), "pay")} == want

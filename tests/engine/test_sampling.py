@@ -13,7 +13,6 @@ import math
 import random
 
 import pytest
-
 from council.engine import GameConfig, State
 from council.engine._core import ACTION_OFFSETS
 
@@ -240,10 +239,12 @@ def test_deck_order_is_hidden_different_seeds_draw_differently() -> None:
     state = find_position(
         GameConfig(players=3),
         70,
-        lambda r: r["pending_n"] == 0
-        and r["main_done"] > 0
-        and r["end_trigger"] < 0
-        and r["politics_deck_n"] > 20,
+        lambda r: (
+            r["pending_n"] == 0
+            and r["main_done"] > 0
+            and r["end_trigger"] < 0
+            and r["politics_deck_n"] > 20
+        ),
     )
     viewer = (state.current_player + 1) % 3  # the next seat: it sees its own draw
     view = state.view(viewer)
@@ -258,17 +259,18 @@ def test_deck_order_is_hidden_different_seeds_draw_differently() -> None:
     state = find_position(
         GameConfig(players=3),
         80,
-        lambda r: r["pending_n"] == 0
-        and r["quick_used"] == 0
-        and r["assistants"][r["current"]] >= 1
-        and r["deck_n"][0] - r["deck_known"][0] >= 6,
+        lambda r: (
+            r["pending_n"] == 0
+            and r["quick_used"] == 0
+            and r["assistants"][r["current"]] >= 1
+            and r["deck_n"][0] - r["deck_known"][0] >= 6
+        ),
     )
     change = CHANGE + 0
     assert change in state.legal_actions()
     view = state.view(state.current_player)
-    unknown_part = set(
-        view.to_raw()["permit_deck"][0][: view.to_raw()["deck_n"][0] - view.to_raw()["deck_known"][0]]
-    )
+    vraw = view.to_raw()
+    unknown_part = set(vraw["permit_deck"][0][: vraw["deck_n"][0] - vraw["deck_known"][0]])
     faces = set()
     for seed in range(24):
         det = view.determinize(seed)

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from council.engine import GameConfig, State
 from council.engine import board as B
-
 from positions import END_TURN, T_VP1, Pos, build_permit, play, tile
 
 

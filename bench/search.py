@@ -1,0 +1,57 @@
+"""Search speed: IS-MCTS iterations per second and the 2-core parallel speedup.
+
+Prints one JSON object. ``iterations_per_s``: the opening of a 4-player game (seat 0's
+view), one core, the default evaluator. ``parallel_speedup``: iterations of two root-
+parallel trees over one tree in the same wall time, measured side by side in this run.
+
+    python bench/search.py [--seconds 2] [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+
+from council.engine import GameConfig, State
+from council.mcts.search import SearchLimits, search
+
+
+def rate(view: State, seconds: float, threads: int, seed: int) -> tuple[float, int]:
+    result = search(view, SearchLimits(time_s=seconds, threads=threads), seed=seed)
+    return result.iterations / result.elapsed_s, result.tree_nodes
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    opening = State.new_game(GameConfig(players=4), seed=1).view(0)
+    one, two, nodes = [], [], 0
+    for r in range(args.repeats):  # interleaved, so both see the same machine load
+        single, nodes = rate(opening, args.seconds, 1, seed=r)
+        one.append(single)
+        two.append(rate(opening, args.seconds, 2, seed=r)[0])
+    figures = {
+        "iterations_per_s": round(statistics.median(one)),
+        "iterations_per_s_2_threads": round(statistics.median(two)),
+        "parallel_speedup": round(statistics.median(two) / statistics.median(one), 3),
+        "tree_nodes_after_run": nodes,
+        "seconds_per_measurement": args.seconds,
+        "repeats": args.repeats,
+        "position": "4-player opening, seat 0's view, default SearchConfig",
+        "python": sys.version.split()[0],
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+    }
+    print(json.dumps(figures, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,174 @@
+"""Agents that pick an action for the seat to move: the IS-MCTS bot and its baselines.
+
+Every agent but ``CheatingMCTS`` is handed the seat's *view* only. Agents are small
+frozen dataclasses, so they pickle into worker processes and print as their settings.
+
+>>> from council.engine import GameConfig, State
+>>> state = State.new_game(GameConfig(players=2), seed=5)
+>>> action = GreedyAgent().act(state.view(0), seed=1)
+>>> action in state.legal_actions()
+True
+>>> parse_agent("ismcts:iterations=500,c_uct=0.5")
+ISMCTSAgent(iterations=500, time_s=None, threads=1, c_uct=0.5)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, fields, replace
+
+from council.engine import State
+from council.mcts import _search
+from council.mcts.search import SearchConfig, SearchLimits, search, search_full_state
+
+
+def _own_legal_actions(view: State, seed: int) -> tuple[State, list[int]]:
+    """A determinization of the view and the seat's legal actions in it.
+
+    The legal actions of the seat to move depend only on what that seat knows (its own
+    hand and public facts), so any determinization gives the same list.
+    """
+    world = view.determinize(seed)
+    return world, world.legal_actions()
+
+
+@dataclass(frozen=True)
+class RandomAgent:
+    """Uniformly random legal actions."""
+
+    sees_true_state = False
+
+    def act(self, view: State, seed: int) -> int:
+        _, actions = _own_legal_actions(view, seed)
+        return random.Random(seed).choice(actions)
+
+
+@dataclass(frozen=True)
+class GreedyAgent:
+    """One ply: the action whose resulting position the evaluation likes best.
+
+    A choice that opens a follow-up decision of the same seat (acquire then pay, a bonus
+    choice) is valued by its best follow-up, so the ply covers the whole decision.
+    """
+
+    sees_true_state = False
+
+    def act(self, view: State, seed: int) -> int:
+        world, actions = _own_legal_actions(view, seed)
+        params = SearchConfig().params()
+        return max(
+            actions, key=lambda a: self._value(world.child(a), view.current_player, params, seed)
+        )
+
+    def _value(self, state: State, seat: int, params: dict, seed: int) -> tuple:
+        if state.current_player == seat and state.decision()[0] != "turn":
+            return max(
+                self._value(state.child(a), seat, params, seed) for a in state.legal_actions()
+            )
+        state.reseed(seed)
+        win, margin = _search.evaluate_state(state, params)
+        return (win[seat], margin[seat])
+
+
+@dataclass(frozen=True)
+class ISMCTSAgent:
+    """Information Set MCTS from the seat's view (the product's bot)."""
+
+    iterations: int | None = 2000
+    time_s: float | None = None
+    threads: int = 1
+    c_uct: float = SearchConfig.c_uct
+
+    sees_true_state = False
+
+    def act(self, view: State, seed: int) -> int:
+        limits = SearchLimits(iterations=self.iterations, time_s=self.time_s, threads=self.threads)
+        return search(view, limits, SearchConfig(c_uct=self.c_uct), seed=seed).action
+
+
+@dataclass(frozen=True)
+class PIMCAgent:
+    """Perfect-information Monte Carlo: UCT in each of `worlds` sampled determinizations,
+    the budget split evenly; the action with the most visits over all worlds wins."""
+
+    worlds: int = 8
+    iterations: int | None = 2000
+    time_s: float | None = None
+    c_uct: float = SearchConfig.c_uct
+
+    sees_true_state = False
+
+    def act(self, view: State, seed: int) -> int:
+        votes: Counter[int] = Counter()
+        config = SearchConfig(c_uct=self.c_uct)
+        per_world = SearchLimits(
+            iterations=None if self.iterations is None else max(1, self.iterations // self.worlds),
+            time_s=None if self.time_s is None else self.time_s / self.worlds,
+        )
+        for w in range(self.worlds):
+            world = view.determinize(seed * 1000003 + w)
+            result = search_full_state(world, per_world, config, seed=seed + w)
+            for c in result.candidates:
+                votes[c.action] += c.visits
+        return max(sorted(votes), key=lambda a: votes[a])
+
+
+@dataclass(frozen=True)
+class CheatingMCTS:
+    """UCT on the true state, hidden cards included: a yardstick for the price of hidden
+    information. Only the arena can seat it; the service never hands out a true state."""
+
+    iterations: int | None = 2000
+    time_s: float | None = None
+    c_uct: float = SearchConfig.c_uct
+
+    sees_true_state = True
+
+    def act(self, state: State, seed: int) -> int:
+        limits = SearchLimits(iterations=self.iterations, time_s=self.time_s)
+        return search_full_state(state, limits, SearchConfig(c_uct=self.c_uct), seed=seed).action
+
+
+AGENTS = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "ismcts": ISMCTSAgent,
+    "pimc": PIMCAgent,
+    "cheat": CheatingMCTS,
+}
+
+
+def parse_agent(spec: str):
+    """Build an agent from ``name[:key=value,...]``, e.g. ``pimc:worlds=4,time_s=0.1``."""
+    name, _, options = spec.strip().partition(":")
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; choose from {', '.join(AGENTS)}")
+    cls = AGENTS[name]
+    types = {f.name: f.type for f in fields(cls)}
+    kwargs = {}
+    for item in filter(None, options.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep or key not in types:
+            raise ValueError(f"{name}: unknown option {item!r}; options are {sorted(types)}")
+        if value.lower() == "none":
+            kwargs[key] = None
+        elif "float" in str(types[key]):
+            kwargs[key] = float(value)
+        else:
+            kwargs[key] = int(value)
+    if name in ("ismcts", "pimc", "cheat") and "time_s" in kwargs and "iterations" not in kwargs:
+        kwargs["iterations"] = None  # a time budget alone replaces the default iterations
+    return replace(cls(), **kwargs)
+
+
+def agent_label(agent) -> str:
+    """Short stable label, e.g. ``ismcts(iterations=500)`` (non-default settings only)."""
+    name = next(k for k, v in AGENTS.items() if isinstance(agent, v))
+    default = type(agent)()
+    changed = [
+        f"{f.name}={getattr(agent, f.name)}"
+        for f in fields(agent)
+        if getattr(agent, f.name) != getattr(default, f.name)
+    ]
+    return f"{name}({', '.join(changed)})" if changed else name
