@@ -1,5 +1,5 @@
 # The two commands of the README:
-#   make run    start the main job (creates/reuses .venv and builds the Cython core)
+#   make run    start the gRPC service on localhost (creates/reuses .venv, builds the core)
 #   make test   lint + the full test suite + random-play tests against a debug build
 PYTHON ?= python3
 VENV := .venv
@@ -9,9 +9,9 @@ DEBUG_LIB := build/debug/lib
 
 .PHONY: run test build debug-build lint bench clean
 
-$(STAMP): pyproject.toml setup.py
+$(STAMP): pyproject.toml setup.py $(wildcard proto/council/v1/*.proto)
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip "setuptools>=77" "Cython>=3.0.11"
+	$(PY) -m pip install -q --upgrade pip "setuptools>=77" "Cython>=3.0.11" "grpcio-tools==1.85.1"
 	$(PY) -m pip install -q --no-build-isolation -e ".[test]"
 	touch $(STAMP)
 
@@ -19,8 +19,9 @@ $(STAMP): pyproject.toml setup.py
 build: $(STAMP)
 	$(PY) setup.py -q build_ext --inplace
 
+# The gRPC service on 127.0.0.1:50051 (health, reflection; Ctrl-C or SIGTERM stops it).
 run: build
-	$(VENV)/bin/council-ai demo --seed 1
+	$(VENV)/bin/council-ai serve
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

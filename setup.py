@@ -11,6 +11,7 @@ from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
 
 DEBUG = os.environ.get("COUNCIL_CYTHON_DEBUG", "") not in ("", "0")
 
@@ -42,6 +43,28 @@ for package in ("engine", "mcts"):
         link.symlink_to(ROOT / package, target_is_directory=True)
 (INCLUDE / "council" / "__init__.pxd").touch()
 
+
+def generate_stubs() -> None:
+    """Run grpc_tools.protoc on proto/: council/v1/*.proto -> proto/council/v1/*_pb2*.py
+    (git-ignored), importable as council.v1 through the package-dir mapping."""
+    from grpc_tools import protoc  # a build requirement (pyproject.toml)
+
+    well_known = Path(protoc.__file__).resolve().parent / "_proto"
+    protos = sorted(str(p.relative_to(ROOT / "proto")) for p in (ROOT / "proto").rglob("*.proto"))
+    args = ["grpc_tools.protoc", f"-I{ROOT / 'proto'}", f"-I{well_known}"]
+    args += [f"--python_out={ROOT / 'proto'}", f"--grpc_python_out={ROOT / 'proto'}", *protos]
+    if protoc.main(args) != 0:
+        raise RuntimeError("grpc_tools.protoc failed on " + " ".join(protos))
+
+
+class BuildPyWithStubs(build_py):
+    """build_py that first generates the gRPC stubs (also runs for editable installs)."""
+
+    def run(self):
+        generate_stubs()
+        super().run()
+
+
 extensions = [
     Extension(
         f"council.{package}.{module}",
@@ -53,6 +76,7 @@ extensions = [
 ]
 
 setup(
+    cmdclass={"build_py": BuildPyWithStubs},
     ext_modules=cythonize(
         extensions,
         compiler_directives=directives,

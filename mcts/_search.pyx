@@ -57,6 +57,7 @@ KIND_NAMES = ("end_turn", "elect", "acquire", "build_permit", "build_king", "eng
 ctypedef struct Params:
     double c_uct                  # exploration constant of UCB1
     int rollout_actions           # actions played after the tree before evaluating; -1: to the end
+    int uniform_rollout           # 1: uniformly random rollout actions instead of the policy
     double temperature            # VP scale of the softmax turning estimates into win chances
     double margin_weight          # reward = (1 - w) * win chance + w * squashed VP margin
     double margin_scale           # VP margin that counts as a clear lead
@@ -129,6 +130,8 @@ cdef int policy_pick(GameState* st, int* actions, int n, Params* P,
     cdef int8_t kinds[N_ACTIONS]
     cdef int i, k
     cdef double total = 0.0, r
+    if P.uniform_rollout:
+        return actions[random_below(rng, n)]
     for k in range(N_KINDS):
         counts[k] = 0
     for i in range(n):
@@ -291,6 +294,7 @@ cdef class Tree:
         P = &self.P
         P.c_uct = params["c_uct"]
         P.rollout_actions = params["rollout_actions"]
+        P.uniform_rollout = params["uniform_rollout"]
         P.temperature = params["temperature"]
         P.margin_weight = params["margin_weight"]
         P.margin_scale = params["margin_scale"]
@@ -495,6 +499,7 @@ def rollout_policy_playout(State state, dict params, uint64_t seed, int max_acti
     if state.s.viewer >= 0:
         raise ValueError("playouts need a full state")
     P.pay_decay = params["pay_decay"]
+    P.uniform_rollout = params["uniform_rollout"]
     weights = params["kind_weights"]
     for k in range(N_KINDS):
         P.kind_weight[k] = weights[KIND_NAMES[k]]

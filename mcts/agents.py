@@ -9,7 +9,7 @@ frozen dataclasses, so they pickle into worker processes and print as their sett
 >>> action in state.legal_actions()
 True
 >>> parse_agent("ismcts:iterations=500,c_uct=0.5")
-ISMCTSAgent(iterations=500, time_s=None, threads=1, c_uct=0.5)
+ISMCTSAgent(iterations=500, time_s=None, threads=1, settings=(('c_uct', 0.5),))
 """
 
 from __future__ import annotations
@@ -17,10 +17,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, fields, replace
+from typing import ClassVar
 
 from council.engine import State
 from council.mcts import _search
-from council.mcts.search import SearchConfig, SearchLimits, search, search_full_state
+from council.mcts.search import (
+    DEFAULT_KIND_WEIGHTS,
+    SearchConfig,
+    SearchLimits,
+    search,
+    search_full_state,
+)
 
 
 def _own_legal_actions(view: State, seed: int) -> tuple[State, list[int]]:
@@ -37,7 +44,7 @@ def _own_legal_actions(view: State, seed: int) -> tuple[State, list[int]]:
 class RandomAgent:
     """Uniformly random legal actions."""
 
-    sees_true_state = False
+    sees_true_state: ClassVar[bool] = False
 
     def act(self, view: State, seed: int) -> int:
         _, actions = _own_legal_actions(view, seed)
@@ -52,7 +59,7 @@ class GreedyAgent:
     choice) is valued by its best follow-up, so the ply covers the whole decision.
     """
 
-    sees_true_state = False
+    sees_true_state: ClassVar[bool] = False
 
     def act(self, view: State, seed: int) -> int:
         world, actions = _own_legal_actions(view, seed)
@@ -78,13 +85,13 @@ class ISMCTSAgent:
     iterations: int | None = 2000
     time_s: float | None = None
     threads: int = 1
-    c_uct: float = SearchConfig.c_uct
+    settings: tuple = ()  # SearchConfig overrides as sorted (name, value) pairs
 
-    sees_true_state = False
+    sees_true_state: ClassVar[bool] = False
 
     def act(self, view: State, seed: int) -> int:
         limits = SearchLimits(iterations=self.iterations, time_s=self.time_s, threads=self.threads)
-        return search(view, limits, SearchConfig(c_uct=self.c_uct), seed=seed).action
+        return search(view, limits, _config(self.settings), seed=seed).action
 
 
 @dataclass(frozen=True)
@@ -95,13 +102,13 @@ class PIMCAgent:
     worlds: int = 8
     iterations: int | None = 2000
     time_s: float | None = None
-    c_uct: float = SearchConfig.c_uct
+    settings: tuple = ()
 
-    sees_true_state = False
+    sees_true_state: ClassVar[bool] = False
 
     def act(self, view: State, seed: int) -> int:
         votes: Counter[int] = Counter()
-        config = SearchConfig(c_uct=self.c_uct)
+        config = _config(self.settings)
         per_world = SearchLimits(
             iterations=None if self.iterations is None else max(1, self.iterations // self.worlds),
             time_s=None if self.time_s is None else self.time_s / self.worlds,
@@ -121,13 +128,13 @@ class CheatingMCTS:
 
     iterations: int | None = 2000
     time_s: float | None = None
-    c_uct: float = SearchConfig.c_uct
+    settings: tuple = ()
 
-    sees_true_state = True
+    sees_true_state: ClassVar[bool] = True
 
     def act(self, state: State, seed: int) -> int:
         limits = SearchLimits(iterations=self.iterations, time_s=self.time_s)
-        return search_full_state(state, limits, SearchConfig(c_uct=self.c_uct), seed=seed).action
+        return search_full_state(state, limits, _config(self.settings), seed=seed).action
 
 
 AGENTS = {
@@ -139,26 +146,49 @@ AGENTS = {
 }
 
 
+SEARCH_SETTINGS = {f.name: f.type for f in fields(SearchConfig) if f.name != "kind_weights"} | {
+    f"kind_{k}": "float" for k in DEFAULT_KIND_WEIGHTS
+}
+
+
+def _config(settings: tuple) -> SearchConfig:
+    """SearchConfig from (name, value) overrides; ``kind_X`` sets one rollout weight."""
+    plain = {k: v for k, v in settings if not k.startswith("kind_")}
+    weights = dict(DEFAULT_KIND_WEIGHTS)
+    weights.update({k[len("kind_") :]: v for k, v in settings if k.startswith("kind_")})
+    return SearchConfig(**plain, kind_weights=weights).validate()
+
+
 def parse_agent(spec: str):
-    """Build an agent from ``name[:key=value,...]``, e.g. ``pimc:worlds=4,time_s=0.1``."""
+    """Build an agent from ``name[:key=value,...]``, e.g. ``pimc:worlds=4,time_s=0.1``.
+
+    Search agents also take any SearchConfig setting (``c_uct=0.5``, ``rollout_actions=20``,
+    ``kind_build_permit=6``...).
+    """
     name, _, options = spec.strip().partition(":")
     if name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; choose from {', '.join(AGENTS)}")
     cls = AGENTS[name]
-    types = {f.name: f.type for f in fields(cls)}
-    kwargs = {}
+    types = {f.name: f.type for f in fields(cls) if f.name != "settings"}
+    searches = "settings" in {f.name for f in fields(cls)}
+    kwargs, settings = {}, {}
     for item in filter(None, options.split(",")):
         key, sep, value = item.partition("=")
-        if not sep or key not in types:
-            raise ValueError(f"{name}: unknown option {item!r}; options are {sorted(types)}")
-        if value.lower() == "none":
-            kwargs[key] = None
-        elif "float" in str(types[key]):
-            kwargs[key] = float(value)
+        if sep and key in types:
+            if value.lower() == "none":
+                kwargs[key] = None
+            else:
+                kwargs[key] = float(value) if "float" in str(types[key]) else int(value)
+        elif sep and searches and key in SEARCH_SETTINGS:
+            settings[key] = int(value) if SEARCH_SETTINGS[key] == "int" else float(value)
         else:
-            kwargs[key] = int(value)
-    if name in ("ismcts", "pimc", "cheat") and "time_s" in kwargs and "iterations" not in kwargs:
+            known = sorted(types) + (sorted(SEARCH_SETTINGS) if searches else [])
+            raise ValueError(f"{name}: unknown option {item!r}; options are {known}")
+    if searches and "time_s" in kwargs and "iterations" not in kwargs:
         kwargs["iterations"] = None  # a time budget alone replaces the default iterations
+    if settings:
+        _config(tuple(settings.items()))  # reject bad values now, not mid-game
+        kwargs["settings"] = tuple(sorted(settings.items()))
     return replace(cls(), **kwargs)
 
 
@@ -166,9 +196,13 @@ def agent_label(agent) -> str:
     """Short stable label, e.g. ``ismcts(iterations=500)`` (non-default settings only)."""
     name = next(k for k, v in AGENTS.items() if isinstance(agent, v))
     default = type(agent)()
-    changed = [
-        f"{f.name}={getattr(agent, f.name)}"
-        for f in fields(agent)
-        if getattr(agent, f.name) != getattr(default, f.name)
-    ]
-    return f"{name}({', '.join(changed)})" if changed else name
+    changed = []
+    for f in fields(agent):
+        value = getattr(agent, f.name)
+        if value == getattr(default, f.name):
+            continue
+        if f.name == "settings":
+            changed += [f"{k}={v}" for k, v in value]
+        else:
+            changed.append(f"{f.name}={value}")
+    return f"{name}({','.join(changed)})" if changed else name

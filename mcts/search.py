@@ -38,10 +38,11 @@ DEFAULT_KIND_WEIGHTS = {
 class SearchConfig:
     """How the search plays and evaluates (defaults tuned by measured strength, see README)."""
 
-    c_uct: float = 0.7
-    rollout_actions: int = 40  # rollout length after the tree; -1 plays to the end
-    temperature: float = 6.0  # VP scale turning score estimates into win chances
-    margin_weight: float = 0.2  # share of the reward given to the VP margin
+    c_uct: float = 0.35
+    rollout_actions: int = 10  # rollout length after the tree; -1 plays to the end
+    uniform_rollout: int = 0  # 1: uniformly random rollouts (for comparison)
+    temperature: float = 12.0  # VP scale turning score estimates into win chances
+    margin_weight: float = 0.5  # share of the reward given to the VP margin
     margin_scale: float = 15.0
     pay_decay: float = 0.3
     w_coins: float = 0.15

@@ -1,13 +1,17 @@
 """The ``council-ai`` command line.
 
-``council-ai demo`` plays and prints a seeded demo game between random players;
-``council-ai arena`` plays seeded matches between agents and prints their win rates.
+``council-ai serve`` runs the gRPC opponent service; ``council-ai hint`` sends a JSON
+position to it and prints the recommendation; ``council-ai new-game`` prints a JSON
+position to start from; ``council-ai demo`` plays and prints a seeded demo game between
+random players; ``council-ai arena`` plays seeded matches between agents and prints their
+win rates.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 
@@ -54,10 +58,202 @@ def arena(args: argparse.Namespace) -> int:
         print(f"council-ai arena: {error}", file=sys.stderr)
         return 2
     report = run_arena(
-        lineup, deals=args.deals, seed=args.seed, config=config, workers=args.workers,
+        lineup,
+        deals=args.deals,
+        seed=args.seed,
+        config=config,
+        workers=args.workers,
         progress=not args.no_progress,
     )
     print(json.dumps(report.to_dict(), indent=2) if args.json else report.to_text())
+    return 0
+
+
+# -- the service ---------------------------------------------------------------------------
+
+
+def _message_json(message) -> str:
+    from google.protobuf import json_format
+
+    return json_format.MessageToJson(
+        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
+    )
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run the gRPC service until SIGTERM / Ctrl-C."""
+    import logging
+
+    from council.server.app import serve as run
+    from council.server.service import ServerConfig
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    token = os.environ.get("COUNCIL_AUTH_TOKEN") or None
+    if args.auth_token_file:
+        with open(args.auth_token_file) as f:
+            token = f.read().strip() or None
+    try:
+        config = ServerConfig(
+            address=args.address,
+            search_slots=args.workers,
+            search_queue=args.queue,
+            max_iterations=args.max_iterations,
+            max_search_time_s=args.max_search_time,
+            default_preset=args.default_preset,
+            grace_s=args.grace,
+            auth_token=token,
+            tls_cert=args.tls_cert,
+            tls_key=args.tls_key,
+        ).resolved()
+    except ValueError as error:
+        print(f"council-ai serve: {error}", file=sys.stderr)
+        return 2
+
+    def ready(running):
+        c = running.config
+        print(
+            json.dumps(
+                {
+                    "listening": running.address,
+                    "search_slots": c.search_slots,
+                    "search_queue": c.search_queue,
+                    "tls": bool(c.tls_cert),
+                    "auth": bool(c.auth_token),
+                    "pid": os.getpid(),
+                }
+            ),
+            flush=True,
+        )
+
+    return run(config, ready=ready)
+
+
+def _read_state(path: str):
+    """A GameState message from a file or stdin: protobuf JSON (as new-game prints it) or
+    the engine's JSON form (docs/state-json.md)."""
+    from council.engine.serialize import state_from_json, state_to_json
+    from council.server.convert import state_proto_from_json
+    from council.v1 import game_pb2
+    from google.protobuf import json_format
+
+    if path == "-":
+        text = sys.stdin.read()
+    else:
+        with open(path) as f:
+            text = f.read()
+    try:
+        obj = json.loads(text)
+    except ValueError as error:
+        raise ValueError(f"not JSON: {error}") from None
+    if isinstance(obj, dict) and "state" in obj and "board" not in obj:
+        obj = obj["state"]  # a whole NewGame / ApplyAction response
+    try:
+        return json_format.ParseDict(obj, game_pb2.GameState())
+    except json_format.ParseError as proto_error:
+        try:  # the engine's JSON form: validate here, send its message form
+            return state_proto_from_json(state_to_json(state_from_json(obj)))
+        except ValueError as error:
+            raise ValueError(f"{proto_error}; as engine JSON: {error}") from None
+
+
+def _channel(args):
+    import grpc
+
+    if args.tls_ca:
+        with open(args.tls_ca, "rb") as f:
+            credentials = grpc.ssl_channel_credentials(root_certificates=f.read())
+        return grpc.secure_channel(args.address, credentials)
+    return grpc.insecure_channel(args.address)
+
+
+def hint(args: argparse.Namespace) -> int:
+    """Send a position to the service and print its recommendation."""
+    import grpc
+    from council.server.presets import preset_value
+    from council.v1 import game_pb2, service_pb2, service_pb2_grpc
+    from google.protobuf import duration_pb2
+
+    try:
+        state = _read_state(args.state)
+        limits = game_pb2.SearchLimits()
+        if args.preset:
+            limits.preset = preset_value(args.preset)
+        if args.iterations is not None:
+            limits.iterations = args.iterations
+        if args.time is not None:
+            limits.max_time.CopyFrom(duration_pb2.Duration(nanos=0))
+            limits.max_time.FromNanoseconds(int(args.time * 1e9))
+    except (OSError, ValueError) as error:
+        print(f"council-ai hint: {error}", file=sys.stderr)
+        return 2
+    request = service_pb2.RecommendActionRequest(
+        state=state, limits=limits, seed=args.seed, max_candidates=args.candidates
+    )
+    if args.seat is not None:
+        request.seat = args.seat
+    token = args.token or os.environ.get("COUNCIL_AUTH_TOKEN")
+    metadata = [("authorization", f"Bearer {token}")] if token else None
+    with _channel(args) as channel:
+        stub = service_pb2_grpc.CouncilServiceStub(channel)
+        try:
+            response = stub.RecommendAction(request, timeout=args.timeout, metadata=metadata)
+        except grpc.RpcError as error:
+            print(f"council-ai hint: {error.code().name}: {error.details()}", file=sys.stderr)
+            for field, problem in _violations(error):
+                print(f"  {field}: {problem}", file=sys.stderr)
+            return 1
+    if args.json:
+        print(_message_json(response))
+        return 0
+    r = response.result
+    print(f"seat {r.seat}: {r.action.text}  (action {r.action.id})")
+    print(f"{'action':<34} {'visits':>7} {'win':>6} {'margin':>7}")
+    for c in r.candidates:
+        print(f"{c.action.text:<34} {c.visits:>7} {c.win_probability:>6.3f} {c.vp_margin:>+7.2f}")
+    pv = " / ".join(a.text for a in r.principal_variation[:8])
+    s = r.stats
+    elapsed = s.elapsed.ToNanoseconds() / 1e9
+    print(f"line: {pv}")
+    print(f"{s.iterations} iterations in {elapsed:.3f} s, seed {r.seed}")
+    return 0
+
+
+def _violations(error) -> list[tuple[str, str]]:
+    from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
+
+    status = rpc_status.from_call(error)
+    out = []
+    for detail in status.details if status else ():
+        bad = error_details_pb2.BadRequest()
+        if detail.Unpack(bad):
+            out += [(v.field, v.description) for v in bad.field_violations]
+    return out
+
+
+def new_game(args: argparse.Namespace) -> int:
+    """Print the JSON of a new game's starting state (or one seat's view of it)."""
+    from council.engine.serialize import state_to_json
+    from council.server.convert import state_proto_from_json
+
+    try:
+        config = GameConfig(
+            players=args.players,
+            layout=args.layout,
+            max_coins=args.max_coins,
+            assistant_supply=args.assistant_supply,
+        ).validate()
+        state = State.new_game(config, seed=args.seed)
+        if args.view is not None:
+            state = state.view(args.view)
+    except ValueError as error:
+        print(f"council-ai new-game: {error}", file=sys.stderr)
+        return 2
+    obj = state_to_json(state)
+    if args.format == "engine":
+        print(json.dumps(obj, indent=2))
+    else:
+        print(_message_json(state_proto_from_json(obj)))
     return 0
 
 
@@ -86,6 +282,64 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(func=arena)
+
+    p = sub.add_parser(
+        "serve",
+        help="run the gRPC opponent service",
+        description="Run the council.v1.CouncilService gRPC service (with health and "
+        "reflection) until SIGTERM or Ctrl-C. Prints one JSON line once listening.",
+    )
+    p.add_argument("--address", default="127.0.0.1:50051", help="host:port (port 0: any free)")
+    p.add_argument(
+        "--workers", type=int, default=0, help="searches running at once (default: CPU cores)"
+    )
+    p.add_argument(
+        "--queue", type=int, default=-1, help="searches waiting for a worker (default: 2 x workers)"
+    )
+    p.add_argument("--max-iterations", type=int, default=2_000_000)
+    p.add_argument("--max-search-time", type=float, default=30.0, help="seconds per search")
+    p.add_argument("--default-preset", default="casual", help="preset when a call sets no limit")
+    p.add_argument("--grace", type=float, default=5.0, help="seconds in-flight calls get on stop")
+    p.add_argument(
+        "--auth-token-file",
+        help="require 'authorization: Bearer <token>' (or set COUNCIL_AUTH_TOKEN)",
+    )
+    p.add_argument("--tls-cert", help="PEM certificate chain (TLS on)")
+    p.add_argument("--tls-key", help="PEM private key")
+    p.set_defaults(func=serve)
+
+    p = sub.add_parser(
+        "hint",
+        help="send a JSON position to the service and print the recommended action",
+    )
+    p.add_argument("state", nargs="?", default="-", help="JSON file ('-' or none: stdin)")
+    p.add_argument("--address", default="127.0.0.1:50051")
+    p.add_argument("--preset", help="beginner, casual, strong or max")
+    p.add_argument("--iterations", type=int)
+    p.add_argument("--time", type=float, help="search seconds")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seat", type=int, help="requesting seat (default: the seat to move)")
+    p.add_argument("--candidates", type=int, default=5, help="alternatives to show (0: all)")
+    p.add_argument("--timeout", type=float, default=60.0, help="RPC deadline in seconds")
+    p.add_argument("--token", help="bearer token (or COUNCIL_AUTH_TOKEN)")
+    p.add_argument("--tls-ca", help="PEM root certificate: connect with TLS")
+    p.add_argument("--json", action="store_true", help="print the response as protobuf JSON")
+    p.set_defaults(func=hint)
+
+    p = sub.add_parser("new-game", help="print the JSON of a new game's starting state")
+    p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    p.add_argument("--layout", default="ABA")
+    p.add_argument("--max-coins", type=int, default=20)
+    p.add_argument("--assistant-supply", type=int, default=0)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--view", type=int, help="print this seat's view instead of the full state")
+    p.add_argument(
+        "--format",
+        choices=("proto", "engine"),
+        default="proto",
+        help="protobuf JSON (GameState, default) or the engine's JSON form",
+    )
+    p.set_defaults(func=new_game)
     return parser
 
 

@@ -1,0 +1,178 @@
+"""Assembling and running the gRPC server: the service, health, reflection, optional TLS and
+bearer-token check, bounded admission and graceful shutdown on SIGTERM.
+
+>>> from council.server.app import start_server
+>>> from council.server.service import ServerConfig
+>>> running = start_server(ServerConfig(address="127.0.0.1:0"))
+>>> running.port > 0
+True
+>>> running.stop(grace=None)
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import signal
+import threading
+from concurrent import futures
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+from council.server.service import SERVICE_NAME, CouncilServicer, ServerConfig
+from council.v1 import service_pb2_grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+log = logging.getLogger("council.server")
+
+HEALTH_SERVICE = health.SERVICE_NAME  # "grpc.health.v1.Health"
+
+
+class BearerTokenInterceptor(grpc.ServerInterceptor):
+    """Rejects calls without ``authorization: Bearer <token>`` (UNAUTHENTICATED). The health
+    service stays open so that load balancers can probe it."""
+
+    def __init__(self, token: str):
+        self._expected = f"Bearer {token}".encode()
+
+    def intercept_service(self, continuation, details):
+        handler = continuation(details)
+        if handler is None or details.method.startswith(f"/{HEALTH_SERVICE}/"):
+            return handler
+        for key, value in details.invocation_metadata or ():
+            if key == "authorization":
+                given = value.encode() if isinstance(value, str) else value
+                if hmac.compare_digest(given, self._expected):
+                    return handler
+        return _deny(handler)
+
+
+def _deny(handler):
+    def abort(request, context):
+        context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token")
+
+    kwargs = {
+        "request_deserializer": handler.request_deserializer,
+        "response_serializer": handler.response_serializer,
+    }
+    if handler.unary_stream:
+        return grpc.unary_stream_rpc_method_handler(abort, **kwargs)
+    if handler.stream_unary:
+        return grpc.stream_unary_rpc_method_handler(abort, **kwargs)
+    if handler.stream_stream:
+        return grpc.stream_stream_rpc_method_handler(abort, **kwargs)
+    return grpc.unary_unary_rpc_method_handler(abort, **kwargs)
+
+
+@dataclass
+class RunningServer:
+    """A started server: its port, the servicer and the health servicer."""
+
+    server: grpc.Server
+    port: int
+    servicer: CouncilServicer
+    health: health.HealthServicer
+    config: ServerConfig
+
+    @property
+    def address(self) -> str:
+        host = self.config.address.rsplit(":", 1)[0]
+        return f"{host}:{self.port}"
+
+    def stop(self, grace: float | None = None) -> None:
+        """Graceful stop: health NOT_SERVING, no new calls, in-flight calls get `grace`
+        seconds to finish; then their searches are stopped and the calls cancelled."""
+        self.health.enter_graceful_shutdown()
+        done = self.server.stop(grace)
+        if grace is not None and not done.wait(grace):
+            self.servicer.cancel_all()
+        self.servicer.cancel_all()
+        done.wait()
+
+
+def _credentials(config: ServerConfig):
+    if not config.tls_cert and not config.tls_key:
+        return None
+    if not (config.tls_cert and config.tls_key):
+        raise ValueError("TLS needs both a certificate and a key")
+    cert = Path(config.tls_cert).read_bytes()
+    key = Path(config.tls_key).read_bytes()
+    return grpc.ssl_server_credentials([(key, cert)])
+
+
+def start_server(config: ServerConfig | None = None) -> RunningServer:
+    """Build and start a server from `config` (port 0 in the address picks a free one)."""
+    servicer = CouncilServicer(config)
+    config = servicer.config
+    interceptors = [BearerTokenInterceptor(config.auth_token)] if config.auth_token else []
+    workers = config.max_concurrent_rpcs
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="council-rpc"),
+        interceptors=interceptors,
+        # Beyond this many calls in progress gRPC itself answers RESOURCE_EXHAUSTED, so no
+        # call waits in an unbounded queue.
+        maximum_concurrent_rpcs=workers,
+        options=[
+            ("grpc.max_receive_message_length", 1 << 20),
+            ("grpc.so_reuseport", 0),
+        ],
+    )
+    service_pb2_grpc.add_CouncilServiceServicer_to_server(servicer, server)
+    health_servicer = health.HealthServicer(
+        experimental_non_blocking=True,
+        experimental_thread_pool=futures.ThreadPoolExecutor(max_workers=1),
+    )
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, HEALTH_SERVICE, reflection.SERVICE_NAME), server
+    )
+    credentials = _credentials(config)
+    if credentials is None:
+        port = server.add_insecure_port(config.address)
+    else:
+        port = server.add_secure_port(config.address, credentials)
+    if port == 0:
+        raise OSError(f"cannot listen on {config.address}")
+    server.start()
+    for name in ("", SERVICE_NAME):
+        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    return RunningServer(server, port, servicer, health_servicer, config)
+
+
+def is_loopback(address: str) -> bool:
+    host = address.rsplit(":", 1)[0].strip("[]")
+    return host in ("localhost", "127.0.0.1", "::1") or host.startswith("127.")
+
+
+def serve(config: ServerConfig, ready=None) -> int:
+    """Run until SIGTERM or SIGINT, then shut down gracefully. `ready(running)` is called
+    once the server listens."""
+    running = start_server(config)
+    cfg = running.config
+    if not is_loopback(cfg.address) and not (cfg.tls_cert and cfg.auth_token):
+        log.warning(
+            "listening on %s without %s: anyone who can reach it can use it",
+            cfg.address,
+            " and ".join(
+                x for x, on in (("TLS", cfg.tls_cert), ("a bearer token", cfg.auth_token)) if not on
+            ),
+        )
+    stopping = threading.Event()
+
+    def on_signal(signum, frame):
+        stopping.set()
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        if ready is not None:
+            ready(running)
+        while not stopping.wait(0.5):
+            pass
+        log.info("shutting down: %.1f s grace for in-flight calls", cfg.grace_s)
+        running.stop(grace=cfg.grace_s)
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    return 0

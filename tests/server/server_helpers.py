@@ -1,0 +1,45 @@
+"""Positions to send the server and helpers to read its answers."""
+
+from __future__ import annotations
+
+import random
+
+import grpc
+from council.engine import GameConfig, State
+from council.engine.serialize import state_to_json
+from council.server.convert import state_proto_from_json
+
+
+def played(players: int, seed: int, actions: int) -> State:
+    """A full state after `actions` seeded random actions from a seeded deal."""
+    state = State.new_game(GameConfig(players=players), seed=seed)
+    chooser = random.Random(seed)
+    for _ in range(actions):
+        state.apply(chooser.choice(state.legal_actions()))
+    return state
+
+
+def finished(players: int, seed: int) -> State:
+    state = State.new_game(GameConfig(players=players), seed=seed)
+    state.random_playout(seed)
+    assert state.is_terminal()
+    return state
+
+
+def to_proto(state: State):
+    return state_proto_from_json(state_to_json(state))
+
+
+def violations(error: grpc.RpcError) -> list[tuple[str, str]]:
+    """The BadRequest field violations of a failed call."""
+    from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
+
+    status = rpc_status.from_call(error)
+    assert status is not None, "the error carries no google.rpc.Status"
+    out = []
+    for detail in status.details:
+        bad = error_details_pb2.BadRequest()
+        assert detail.Unpack(bad)
+        out += [(v.field, v.description) for v in bad.field_violations]
+    return out

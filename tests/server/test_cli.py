@@ -1,0 +1,80 @@
+"""The council-ai commands: new-game -> hint against a real server; demo and arena."""
+
+from __future__ import annotations
+
+import json
+
+from council.engine import GameConfig, State
+from council.engine.serialize import dumps, state_from_json, state_to_json
+from council.mcts.search import SearchLimits, search
+from council.server.cli import main
+from council.server.convert import state_json_from_proto
+from council.v1 import game_pb2 as pb
+from server_helpers import played
+
+
+def test_new_game_prints_a_protobuf_json_state(capsys):
+    assert main(["new-game", "--players", "3", "--seed", "7"]) == 0
+    from google.protobuf import json_format
+
+    msg = json_format.Parse(capsys.readouterr().out, pb.GameState())
+    assert state_from_json(state_json_from_proto(msg)) == State.new_game(
+        GameConfig(players=3), seed=7
+    )
+
+
+def test_new_game_engine_format_and_view(capsys):
+    assert main(["new-game", "--players", "2", "--seed", "3", "--view", "1", "--format",
+                 "engine"]) == 0  # fmt: skip
+    obj = json.loads(capsys.readouterr().out)
+    assert obj == state_to_json(State.new_game(GameConfig(players=2), seed=3).view(1))
+
+
+def test_hint_from_new_game_output(server, tmp_path, capsys):
+    assert main(["new-game", "--players", "2", "--seed", "5"]) == 0
+    path = tmp_path / "state.json"
+    path.write_text(capsys.readouterr().out)
+    args = ["hint", str(path), "--address", server.address, "--iterations", "300", "--seed", "4"]
+    assert main(args + ["--json"]) == 0
+    response = json.loads(capsys.readouterr().out)
+    expected = search(State.new_game(GameConfig(players=2), seed=5).view(0),
+                      SearchLimits(iterations=300), seed=4)  # fmt: skip
+    assert response["result"]["action"]["id"] == expected.action
+    assert response["result"]["stats"]["iterations"] == "300"  # int64: a JSON string
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("seat 0: ")
+    assert "300 iterations" in text
+
+
+def test_hint_accepts_engine_json_and_reports_violations(server, tmp_path, capsys):
+    state = played(4, seed=3, actions=60)
+    path = tmp_path / "engine.json"
+    path.write_text(dumps(state))
+    args = ["hint", str(path), "--address", server.address, "--preset", "beginner"]
+    assert main(args) == 0
+    assert "200 iterations" in capsys.readouterr().out
+    obj = state_to_json(state)
+    obj["players"][2]["coins"] = 99
+    path.write_text(json.dumps(obj))
+    assert main(args) == 2  # validated locally: the engine JSON is invalid
+    assert "players[2].coins" in capsys.readouterr().err
+    from council.server.convert import state_proto_from_json
+    from google.protobuf import json_format
+
+    msg = state_proto_from_json(state_to_json(state))
+    msg.players[2].coins = 99
+    path.write_text(json_format.MessageToJson(msg, preserving_proto_field_name=True))
+    assert main(args) == 1  # the server's answer
+    err = capsys.readouterr().err
+    assert "INVALID_ARGUMENT" in err
+    assert "state.players[2].coins: must be in 0..20, got 99" in err
+
+
+def test_demo_and_arena_still_work(capsys):
+    assert main(["demo", "--players", "2", "--seed", "3"]) == 0
+    assert "final scores" in capsys.readouterr().out
+    assert main(["arena", "random", "random", "--deals", "1", "--workers", "1",
+                 "--no-progress", "--json"]) == 0  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert report

@@ -1,0 +1,368 @@
+"""Packaging checks that need no network and no build: fast, run with the suite.
+
+- ``MANIFEST.in`` (run through setuptools' own template engine on an empty-file copy of the
+  source tree, plus the files a build generates) puts the Cython sources and the board data
+  into the sdist and keeps generated C, compiled modules and gRPC stubs out of it.
+- ``pyproject.toml`` maps every package onto a folder that exists and ships the board data.
+- The installed package's data (``board.json``) is reachable through ``importlib.resources``.
+- ``council.engine.__all__`` and the public modules' ``__all__`` name real objects.
+- The layering rule: ``engine/`` imports none of ``council.mcts``, ``council.server`` or
+  ``council.v1`` (the server's wire format); ``mcts/`` imports neither ``council.server``
+  nor ``council.v1``. Every ``.py`` file is scanned with ``ast`` (relative imports resolved,
+  ``importlib.import_module``/``__import__`` with a constant name included), ``.pyx`` and
+  ``.pxd`` files with a regular expression over their ``import``/``cimport`` statements.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.resources
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10: the copy vendored by pip
+    from pip._vendor import tomli as tomllib
+
+from setuptools.command.egg_info import FileList
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIP_DIRS = {
+    ".git",
+    ".venv",
+    ".venv-debug",
+    "build",
+    "dist",
+    "__pycache__",
+    ".hypothesis",
+    ".pytest_cache",
+    ".ruff_cache",
+}
+
+# Files a build or an editable install writes into the source tree: never in an sdist.
+GENERATED = (
+    "engine/_core.c",
+    "engine/_core.cpython-311-x86_64-linux-gnu.so",
+    "engine/_core.abi3.so",
+    "mcts/_search.c",
+    "mcts/_search.cpython-312-darwin.so",
+    "proto/council/v1/game_pb2.py",
+    "proto/council/v1/game_pb2.pyi",
+    "proto/council/v1/game_pb2_grpc.py",
+    "proto/council/v1/service_pb2.py",
+    "proto/council/v1/service_pb2_grpc.py",
+)
+
+# package -> top-level folders it must not import from (dotted prefixes).
+LAYERS = {
+    "engine": ("council.mcts", "council.server", "council.v1"),
+    "mcts": ("council.server", "council.v1"),
+}
+PACKAGE_OF_DIR = {"engine": "council.engine", "mcts": "council.mcts", "server": "council.server"}
+
+
+def _source_files() -> list[str]:
+    """Every file of the source tree (relative, '/'-separated), build outputs left out."""
+    out = []
+    for folder, dirs, files in os.walk(ROOT):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.endswith(".egg-info"))
+        rel = Path(folder).relative_to(ROOT)
+        out.extend((rel / f).as_posix() for f in sorted(files))
+    return out
+
+
+def _manifest_files(tmp_path: Path, monkeypatch, extra=()) -> set[str]:
+    """The files MANIFEST.in selects from an empty-file copy of the tree plus `extra`."""
+    for rel in (*_source_files(), *extra):
+        dest = tmp_path / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.touch()
+    monkeypatch.chdir(tmp_path)
+    files = FileList()
+    for line in (ROOT / "MANIFEST.in").read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            files.process_template_line(line)
+    return {Path(f).as_posix() for f in files.files}
+
+
+# -- MANIFEST.in -------------------------------------------------------------------------
+
+
+def test_manifest_includes_cython_sources_and_board_data(tmp_path, monkeypatch):
+    selected = _manifest_files(tmp_path, monkeypatch, GENERATED)
+    needed = {
+        "pyproject.toml",
+        "setup.py",
+        "README.md",
+        "engine/_core.pyx",
+        "engine/_core.pxd",
+        "engine/data/board.json",
+        "mcts/_search.pyx",
+    }
+    needed |= {f for f in _source_files() if f.endswith((".pyx", ".pxd", ".proto"))}
+    needed |= {f for f in _source_files() if f.endswith(".json") and f.startswith("engine/")}
+    assert needed - selected == set()
+
+
+def test_manifest_includes_every_package_module(tmp_path, monkeypatch):
+    selected = _manifest_files(tmp_path, monkeypatch, GENERATED)
+    folders = set(_pyproject()["tool"]["setuptools"]["package-dir"].values())
+    assert {"engine", "mcts", "server"} <= folders
+    modules = {
+        f
+        for f in _source_files()
+        if f.endswith(".py") and f.rsplit("/", 1)[0] in folders and not _is_generated(f)
+    }
+    assert "engine/__init__.py" in modules
+    assert modules - selected == set()
+
+
+def test_manifest_includes_tests_and_docs(tmp_path, monkeypatch):
+    # The sdist carries what `make test` needs: the suite with its golden files, the docs.
+    selected = _manifest_files(tmp_path, monkeypatch, GENERATED)
+    wanted = {
+        f
+        for f in _source_files()
+        if f.startswith(("tests/", "docs/")) or f in ("Makefile", "README.md")
+    }
+    assert "tests/engine/test_golden.py" in wanted
+    assert any(f.startswith("tests/engine/golden/") for f in wanted)
+    assert wanted - selected == set()
+
+
+def _is_generated(rel: str) -> bool:
+    name = rel.rsplit("/", 1)[-1]
+    return (
+        name.endswith((".c", ".so", ".pyd"))
+        or re.search(r"_pb2(_grpc)?\.pyi?$", name) is not None
+        or rel.startswith(("build/", "dist/"))
+    )
+
+
+def test_manifest_excludes_generated_files(tmp_path, monkeypatch):
+    selected = _manifest_files(tmp_path, monkeypatch, GENERATED)
+    assert sorted(f for f in selected if _is_generated(f)) == []
+    assert set(GENERATED).isdisjoint(selected)
+
+
+def test_manifest_check_sees_a_missing_exclusion(tmp_path, monkeypatch):
+    # The checks above can fail: the same template without its global-exclude keeps the
+    # generated files (engine/*.so and the stubs come in through the recursive-includes).
+    files = FileList()
+    monkeypatch.chdir(tmp_path)
+    for rel in ("engine/_core.pyx", "engine/_core.c", "proto/council/v1/game_pb2.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).touch()
+    files.process_template_line("recursive-include engine *")
+    files.process_template_line("recursive-include proto *.py")
+    assert sorted(files.files) == [
+        "engine/_core.c",
+        "engine/_core.pyx",
+        "proto/council/v1/game_pb2.py",
+    ]
+    files.process_template_line("global-exclude *.c *_pb2.py")
+    assert files.files == ["engine/_core.pyx"]
+
+
+# -- pyproject.toml ----------------------------------------------------------------------
+
+
+def _pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_pyproject_packages_map_onto_existing_folders():
+    tool = _pyproject()["tool"]["setuptools"]
+    mapping = tool["package-dir"]
+    assert set(tool["packages"]) == set(mapping)
+    for name in ("council.engine", "council.mcts", "council.server"):
+        assert name in mapping, name
+        assert mapping[name] == name.split(".")[1]
+    for package, folder in mapping.items():
+        assert (ROOT / folder / "__init__.py").is_file(), f"{package} -> {folder}"
+
+
+def test_pyproject_ships_board_data_and_cython_sources():
+    data = _pyproject()["tool"]["setuptools"]["package-data"]["council.engine"]
+    assert "data/*.json" in data
+    assert {"*.pxd", "*.pyx"} <= set(data)
+    assert (ROOT / "engine" / "data" / "board.json").is_file()
+
+
+# -- installed package -------------------------------------------------------------------
+
+
+def test_board_data_is_reachable_as_package_resource():
+    resource = importlib.resources.files("council.engine").joinpath("data/board.json")
+    assert resource.is_file()
+    data = json.loads(resource.read_text(encoding="utf-8"))
+    from council.engine import board
+
+    assert len(data["cities"]) == board.N_CITIES == 15
+    assert tuple(data["councillor_colours"]) == board.COUNCILLOR_COLOURS
+    assert sum(len(tiles) for tiles in data["permit_tiles"].values()) == 45
+    assert len(board.PERMIT_TILES) == 45
+    # The same bytes as the source tree's file (an editable or up-to-date install).
+    assert resource.read_bytes() == (ROOT / "engine" / "data" / "board.json").read_bytes()
+
+
+def test_engine_exports():
+    import council.engine as engine
+    from council.engine._core import IllegalActionError, State
+    from council.engine.config import GameConfig
+
+    assert sorted(engine.__all__) == ["GameConfig", "IllegalActionError", "State"]
+    assert engine.State is State
+    assert engine.GameConfig is GameConfig
+    assert engine.IllegalActionError is IllegalActionError
+    assert issubclass(IllegalActionError, ValueError)
+    namespace: dict = {}
+    exec("from council.engine import *", namespace)
+    assert sorted(k for k in namespace if not k.startswith("__")) == sorted(engine.__all__)
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["council.engine.actions", "council.engine.render", "council.engine.serialize"],
+)
+def test_public_module_exports_resolve(module):
+    mod = importlib.import_module(module)
+    names = getattr(mod, "__all__", None)
+    if names is None:  # no __all__: its public names must at least import
+        names = [n for n in vars(mod) if not n.startswith("_")]
+    assert names
+    missing = [n for n in names if not hasattr(mod, n)]
+    assert missing == []
+
+
+# -- layering ----------------------------------------------------------------------------
+
+_PYX_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(?P<from>[\w.]+)[ \t]+c?import\b"
+    r"|c?import[ \t]+(?P<names>[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*))",
+    re.MULTILINE,
+)
+
+
+def imports_of_python(source: str, package: str) -> set[str]:
+    """Dotted modules a Python source imports (relative ones resolved within `package`)."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in ("import_module", "__import__") and node.args:
+                arg = node.args[0]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found.add(arg.value)
+    return found
+
+
+def imports_of_cython(source: str) -> set[str]:
+    """Dotted modules named in the import/cimport statements of a .pyx or .pxd source."""
+    found = set()
+    for m in _PYX_IMPORT.finditer(source):
+        if m["from"]:
+            found.add(m["from"])
+        else:
+            found.update(n.strip() for n in m["names"].split(","))
+    return found
+
+
+def imports_of(path: Path) -> set[str]:
+    package = PACKAGE_OF_DIR[path.relative_to(ROOT).parts[0]]
+    source = path.read_text(encoding="utf-8")
+    if path.suffix == ".py":
+        return imports_of_python(source, package)
+    return imports_of_cython(source)
+
+
+def _violations(imports: set[str], forbidden: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in imports if any(m == f or m.startswith(f + ".") for f in forbidden))
+
+
+@pytest.mark.parametrize("folder", sorted(LAYERS))
+def test_layering(folder):
+    sources = [
+        p
+        for p in sorted((ROOT / folder).rglob("*"))
+        if p.suffix in (".py", ".pyx", ".pxd") and "__pycache__" not in p.parts
+    ]
+    assert any(p.suffix == ".pyx" for p in sources)
+    assert any(p.suffix == ".py" for p in sources)
+    bad = {}
+    for path in sources:
+        found = _violations(imports_of(path), LAYERS[folder])
+        if found:
+            bad[str(path.relative_to(ROOT))] = found
+    assert bad == {}, f"{folder}/ must not import {', '.join(LAYERS[folder])}"
+
+
+def test_layering_scan_finds_engine_imports():
+    # The scanners do see the imports the layering test looks for.
+    core = imports_of(ROOT / "engine" / "_core.pyx")
+    assert {"council.engine.board", "council.engine.config", "libc.string"} <= core
+    assert "council.engine._core" in imports_of(ROOT / "mcts" / "_search.pyx")
+    assert "council.engine._core" in imports_of(ROOT / "engine" / "actions.py")
+
+
+SNEAKY_PY = """
+import os, council.server.cli
+from ..server import app
+from . import board
+from .config import GameConfig
+
+
+def later():
+    from council.mcts.search import search
+    import importlib
+    return importlib.import_module("council.v1.game_pb2"), __import__("council.server")
+"""
+
+SNEAKY_PYX = """
+from libc.stdint cimport int8_t
+cimport council.mcts._search
+from council.server import app
+def f():
+    import numpy, council.v1.game_pb2
+"""
+
+
+def test_layering_scan_catches_every_import_form():
+    found = imports_of_python(SNEAKY_PY, "council.engine")
+    assert _violations(found, LAYERS["engine"]) == [
+        "council.mcts.search",
+        "council.mcts.search.search",
+        "council.server",
+        "council.server.app",
+        "council.server.cli",
+        "council.v1.game_pb2",
+    ]
+    assert {"council.engine.board", "council.engine.config.GameConfig", "os"} <= found
+    found = imports_of_cython(SNEAKY_PYX)
+    assert found == {
+        "libc.stdint",
+        "council.mcts._search",
+        "council.server",
+        "numpy",
+        "council.v1.game_pb2",
+    }
+    assert _violations(found, LAYERS["mcts"]) == ["council.server", "council.v1.game_pb2"]
