@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 
 from council.engine import State
 from council.mcts import _search
@@ -129,75 +129,136 @@ def _thread_seed(seed: int, thread: int) -> int:
     return (seed * 0x9E3779B1 + thread * 0x85EBCA77) & 0xFFFFFFFFFFFFFFFF
 
 
-def _run_trees(
-    root: State,
-    mode: int,
-    limits: SearchLimits,
-    config: SearchConfig,
-    seed: int,
-    stop: StopFlag | None,
-) -> tuple[list, float]:
-    limits.validate()
-    params = config.validate().params()
-    threads = limits.threads
-    per_tree_nodes = max(1, limits.max_nodes // threads)
-    stop = stop if stop is not None else StopFlag()
-    trees = [
-        _search.Tree(root, mode, params, _thread_seed(seed, t), per_tree_nodes, stop)
-        for t in range(threads)
-    ]
-    if limits.iterations is not None:
-        share = [
-            limits.iterations // threads + (t < limits.iterations % threads) for t in range(threads)
+class Search:
+    """An anytime search: advance it with ``run`` as often as wanted, read ``result()``
+    at any time (the best action so far). ``search`` is one ``run`` of it.
+
+    With ``threads > 1`` it grows one tree per thread (root parallelism); ``run`` splits
+    its iterations between them and the results sum their root statistics.
+    """
+
+    def __init__(self, root, mode, config, seed, max_nodes, threads, stop):
+        if max_nodes < 1:
+            raise ValueError(f"max_nodes: must be >= 1, got {max_nodes}")
+        if not 1 <= threads <= 64:
+            raise ValueError(f"threads: must be in 1..64, got {threads}")
+        params = (config or SearchConfig()).validate().params()
+        self.seed = seed
+        self.stop = stop if stop is not None else StopFlag()
+        self.elapsed_s = 0.0
+        self._trees = [
+            _search.Tree(
+                root, mode, params, _thread_seed(seed, t), max(1, max_nodes // threads), self.stop
+            )
+            for t in range(threads)
         ]
-    else:
-        share = [-1] * threads
-    time_limit = limits.time_s if limits.time_s is not None else -1.0
-    start = time.perf_counter()
-    if threads == 1:
-        trees[0].run(share[0], time_limit)
-    else:
-        workers = [
-            threading.Thread(target=tree.run, args=(n, time_limit), daemon=True)
-            for tree, n in zip(trees, share, strict=True)
-            if n != 0
-        ]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
-    return trees, time.perf_counter() - start
+
+    @classmethod
+    def from_view(
+        cls,
+        view: State,
+        config: SearchConfig | None = None,
+        seed: int = 0,
+        max_nodes: int = 1_000_000,
+        threads: int = 1,
+        stop: StopFlag | None = None,
+    ) -> Search:
+        """Information Set MCTS for the seat to move, from that seat's view only."""
+        if not view.is_view:
+            raise ValueError("search takes a view: call state.view(seat) first")
+        if view.is_terminal():
+            raise ValueError("the game is over")
+        if view.viewer != view.current_player:
+            raise ValueError(f"seat {view.viewer} is not to move (seat {view.current_player} is)")
+        return cls(view, _search.INFOSET, config, seed, max_nodes, threads, stop)
+
+    @classmethod
+    def from_full_state(
+        cls,
+        state: State,
+        config: SearchConfig | None = None,
+        seed: int = 0,
+        max_nodes: int = 1_000_000,
+        threads: int = 1,
+        stop: StopFlag | None = None,
+    ) -> Search:
+        """Perfect-information UCT on a full state (hidden cards visible): a yardstick and
+        the inner search of PIMC; the service never builds one from a true state."""
+        if state.is_view:
+            raise ValueError("search_full_state takes a full state")
+        if state.is_terminal():
+            raise ValueError("the game is over")
+        return cls(state, _search.FIXED, config, seed, max_nodes, threads, stop)
+
+    @property
+    def iterations(self) -> int:
+        return sum(t.iterations for t in self._trees)
+
+    def run(self, iterations: int | None = None, time_s: float | None = None) -> int:
+        """Search until ``iterations`` more iterations, ``time_s`` seconds or the stop flag,
+        whichever comes first (at least one iteration); returns the iterations done."""
+        if iterations is None and time_s is None:
+            raise ValueError("limits: give iterations or time_s (or both)")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations: must be >= 1, got {iterations}")
+        if time_s is not None and not time_s >= 0:
+            raise ValueError(f"time_s: must be >= 0, got {time_s}")
+        n = len(self._trees)
+        if iterations is None:
+            shares = [-1] * n
+        else:
+            shares = [iterations // n + (t < iterations % n) for t in range(n)]
+        time_limit = -1.0 if time_s is None else time_s
+        before = self.iterations
+        start = time.perf_counter()
+        if n == 1:
+            self._trees[0].run(shares[0], time_limit)
+        else:
+            workers = [
+                threading.Thread(target=tree.run, args=(k, time_limit), daemon=True)
+                for tree, k in zip(self._trees, shares, strict=True)
+                if k != 0
+            ]
+            for w in workers:
+                w.start()
+            for w in workers:
+                w.join()
+        self.elapsed_s += time.perf_counter() - start
+        return self.iterations - before
+
+    def result(self) -> SearchResult:
+        totals: dict[int, list] = {}
+        for tree in self._trees:
+            for action, visits, _avail, reward, win, margin in tree.root_children():
+                t = totals.setdefault(action, [0, 0.0, 0.0, 0.0])
+                t[0] += visits
+                t[1] += reward
+                t[2] += win
+                t[3] += margin
+        candidates = sorted(
+            (Candidate(a, v, r / v, w / v, m / v) for a, (v, r, w, m) in totals.items() if v > 0),
+            key=lambda c: (-c.visits, -c.mean_reward, c.action),
+        )
+        best = candidates[0].action
+        # The line of the tree that spent the most visits on the chosen action.
+        pv_tree = max(
+            self._trees,
+            key=lambda t: next((v for a, v, *_ in t.root_children() if a == best), 0),
+        )
+        return SearchResult(
+            action=best,
+            candidates=tuple(candidates),
+            principal_variation=tuple(pv_tree.principal_variation()),
+            iterations=self.iterations,
+            elapsed_s=self.elapsed_s,
+            tree_nodes=sum(t.size for t in self._trees),
+            seed=self.seed,
+        )
 
 
-def _result(trees: list, elapsed: float, seed: int) -> SearchResult:
-    totals: dict[int, list] = {}
-    for tree in trees:
-        for action, visits, _avail, reward, win, margin in tree.root_children():
-            t = totals.setdefault(action, [0, 0.0, 0.0, 0.0])
-            t[0] += visits
-            t[1] += reward
-            t[2] += win
-            t[3] += margin
-    candidates = sorted(
-        (Candidate(a, v, r / v, w / v, m / v) for a, (v, r, w, m) in totals.items() if v > 0),
-        key=lambda c: (-c.visits, -c.mean_reward, c.action),
-    )
-    best = candidates[0].action
-    # The line of the tree that spent the most visits on the chosen action.
-    pv_tree = max(
-        trees,
-        key=lambda t: next((v for a, v, *_ in t.root_children() if a == best), 0),
-    )
-    pv = pv_tree.principal_variation()
-    return SearchResult(
-        action=best,
-        candidates=tuple(candidates),
-        principal_variation=tuple(pv),
-        iterations=sum(t.iterations for t in trees),
-        elapsed_s=elapsed,
-        tree_nodes=sum(t.size for t in trees),
-        seed=seed,
-    )
+def _run(search_: Search, limits: SearchLimits) -> SearchResult:
+    search_.run(limits.iterations, limits.time_s)
+    return search_.result()
 
 
 def search(
@@ -211,14 +272,10 @@ def search(
 
     Same view, seed and iteration budget (any thread count fixed) give the same result.
     """
-    if not view.is_view:
-        raise ValueError("search takes a view: call state.view(seat) first")
-    if view.is_terminal():
-        raise ValueError("the game is over")
-    if view.viewer != view.current_player:
-        raise ValueError(f"seat {view.viewer} is not to move (seat {view.current_player} is)")
-    trees, elapsed = _run_trees(view, _search.INFOSET, limits, config or SearchConfig(), seed, stop)
-    return _result(trees, elapsed, seed)
+    limits.validate()
+    return _run(
+        Search.from_view(view, config, seed, limits.max_nodes, limits.threads, stop), limits
+    )
 
 
 def search_full_state(
@@ -228,17 +285,9 @@ def search_full_state(
     seed: int = 0,
     stop: StopFlag | None = None,
 ) -> SearchResult:
-    """Perfect-information UCT on a full state (hidden cards visible).
-
-    A yardstick and the inner search of PIMC; the service never calls it with a true state.
-    """
-    if state.is_view:
-        raise ValueError("search_full_state takes a full state")
-    if state.is_terminal():
-        raise ValueError("the game is over")
-    trees, elapsed = _run_trees(state, _search.FIXED, limits, config or SearchConfig(), seed, stop)
-    return _result(trees, elapsed, seed)
-
-
-def with_limits(limits: SearchLimits, **changes) -> SearchLimits:
-    return replace(limits, **changes)
+    """Perfect-information UCT on a full state (see ``Search.from_full_state``)."""
+    limits.validate()
+    return _run(
+        Search.from_full_state(state, config, seed, limits.max_nodes, limits.threads, stop),
+        limits,
+    )

@@ -12,7 +12,6 @@ import functools
 import logging
 import math
 import threading
-import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
@@ -28,8 +27,7 @@ from council.engine.serialize import (
     state_from_json,
     state_to_json,
 )
-from council.mcts import _search
-from council.mcts.search import SearchConfig, SearchLimits, _result, _thread_seed, search
+from council.mcts.search import Search, SearchConfig, SearchLimits, StopFlag, search
 from council.server import convert, presets
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
@@ -549,7 +547,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     @_unary
     def RecommendAction(self, request, context):
         plan = self._plan(request)
-        stop = _search.StopFlag()
+        stop = StopFlag()
         with self.admission.enter(context, self._margin), self._tracked(stop):
             if not context.add_callback(stop.set):
                 stop.set()
@@ -572,34 +570,26 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             if not interval > 0:
                 raise invalid([("report_interval", "must be a positive duration")])
             interval = max(interval, 0.02)
-        stop = _search.StopFlag()
-        params = self.config.search_config.validate().params()
+        stop = StopFlag()
         with self.admission.enter(context, self._margin), self._tracked(stop):
             if not context.add_callback(stop.set):
                 stop.set()
             time_s, by_deadline = self._time_budget(plan, context)
-            tree = _search.Tree(
-                plan.view,
-                _search.INFOSET,
-                params,
-                _thread_seed(plan.seed, 0),
-                self.config.max_nodes,
-                stop,
+            analysis = Search.from_view(
+                plan.view, self.config.search_config, plan.seed, self.config.max_nodes, 1, stop
             )
-            start = time.perf_counter()
             while True:
-                left_time = time_s - (time.perf_counter() - start)
+                left_time = time_s - analysis.elapsed_s
                 left_iterations = (
-                    -1 if plan.iterations is None else plan.iterations - tree.iterations
+                    None if plan.iterations is None else plan.iterations - analysis.iterations
                 )
-                tree.run(left_iterations, max(min(interval, left_time), 0.0))
-                elapsed = time.perf_counter() - start
+                analysis.run(left_iterations, max(min(interval, left_time), 0.0))
                 done = (
                     stop.is_set()
-                    or elapsed >= time_s
-                    or (plan.iterations is not None and tree.iterations >= plan.iterations)
+                    or analysis.elapsed_s >= time_s
+                    or (plan.iterations is not None and analysis.iterations >= plan.iterations)
                 )
-                result = _result([tree], elapsed, plan.seed)
+                result = analysis.result()
                 if done:
                     break
                 reason = pb.STOP_REASON_UNSPECIFIED

@@ -4,6 +4,11 @@ import os
 from pathlib import Path
 
 import council.engine._core as core
+from hypothesis import settings
+
+# Property tests draw their examples from a fixed seed, so every run tries the same cases.
+settings.register_profile("repeatable", derandomize=True, database=None, deadline=None)
+settings.load_profile("repeatable")
 
 
 def pytest_report_header(config):

@@ -84,7 +84,7 @@ def _request(method, state, draw_int, seat):
         request = spb.ApplyActionRequest(state=state, action_id=draw_int, seed=draw_int % 7)
     elif method == "RecommendAction":
         request = spb.RecommendActionRequest(
-            state=state, limits=pb.SearchLimits(iterations=20), seed=draw_int
+            state=state, limits=pb.SearchLimits(iterations=20), seed=abs(draw_int)
         )
     else:
         request = spb.AnalyzePositionRequest(state=state, limits=pb.SearchLimits(iterations=20))
