@@ -21,7 +21,7 @@ directives = {
     "wraparound": DEBUG,
     "initializedcheck": DEBUG,
     "cdivision": True,  # C semantics in both builds, so they play identically
-    "nonecheck": DEBUG,
+    "nonecheck": False,  # a None check needs the GIL, and the hot loops run without it
     "embedsignature": True,
 }
 if DEBUG:

@@ -48,7 +48,7 @@ class SearchConfig:
     w_coins: float = 0.15
     w_assistants: float = 0.3
     w_cards: float = 0.3
-    w_emporium: float = 2.0
+    w_emporium: float = 4.0
     w_permit_unused: float = 1.5
     w_nobility: float = 0.3
     kind_weights: dict = field(default_factory=lambda: dict(DEFAULT_KIND_WEIGHTS))

@@ -181,18 +181,27 @@ def _pyproject() -> dict:
 def test_pyproject_packages_map_onto_existing_folders():
     tool = _pyproject()["tool"]["setuptools"]
     mapping = tool["package-dir"]
-    assert set(tool["packages"]) == set(mapping)
+    assert set(mapping) <= set(tool["packages"])
     for name in ("council.engine", "council.mcts", "council.server"):
         assert name in mapping, name
         assert mapping[name] == name.split(".")[1]
     for package, folder in mapping.items():
         assert (ROOT / folder / "__init__.py").is_file(), f"{package} -> {folder}"
+    # Subpackages live in their parent's folder; every folder with Python code is listed.
+    for package in tool["packages"]:
+        parent = max((p for p in mapping if package.startswith(p)), key=len)
+        folder = ROOT / mapping[parent] / Path(*package[len(parent) + 1 :].split("."))
+        assert folder.is_dir(), f"{package} -> {folder}"
+    for parent, folder in mapping.items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            relative = init.parent.relative_to(ROOT / folder).parts
+            assert ".".join((parent, *relative)) in tool["packages"], init
 
 
 def test_pyproject_ships_board_data_and_cython_sources():
-    data = _pyproject()["tool"]["setuptools"]["package-data"]["council.engine"]
-    assert "data/*.json" in data
-    assert {"*.pxd", "*.pyx"} <= set(data)
+    package_data = _pyproject()["tool"]["setuptools"]["package-data"]
+    assert {"*.pxd", "*.pyx"} <= set(package_data["council.engine"])
+    assert "*.json" in package_data["council.engine.data"]
     assert (ROOT / "engine" / "data" / "board.json").is_file()
 
 

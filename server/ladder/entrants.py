@@ -1,0 +1,190 @@
+"""Ladder entrants: built-in agent configurations and remote ``council.v1`` endpoints.
+
+An entrant spec is either an agent spec of ``council.mcts.agents.parse_agent``
+(``random``, ``greedy``, ``ismcts:iterations=200``, ``pimc:worlds=4`` ...) or a remote
+endpoint ``remote:HOST:PORT[,option=value...]`` that speaks ``council.v1.CouncilService``:
+
+=================  ===========================================================================
+``preset=NAME``     a strength preset (beginner, casual, strong, max)
+``iterations=N``    an iteration budget (with a preset: it can only shorten it)
+``time_s=S``        a search-time budget in seconds (sent as ``limits.max_time``)
+``deadline_s=S``    the RPC deadline of every move (default 10 s); past it the seat forfeits
+``token_file=P``    send the bearer token read from file P (``authorization: Bearer ...``)
+=================  ===========================================================================
+
+Either kind may be prefixed with ``NAME@`` to choose the label the standings show, e.g.
+``mybot@remote:10.0.0.5:50051,preset=strong``. Without it, a built-in agent is labelled by
+``agent_label`` (``ismcts(iterations=200)``) and a remote one by its spec.
+
+>>> e = parse_entrant("ismcts:iterations=200")
+>>> e.label, e.spec
+('ismcts(iterations=200)', 'ismcts:iterations=200')
+>>> r = parse_entrant("bot@remote:127.0.0.1:50051,preset=casual,deadline_s=2")
+>>> r.label, r.agent.address, r.agent.preset, r.agent.deadline_s
+('bot', '127.0.0.1:50051', 'casual', 2.0)
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from council.engine import State
+from council.mcts.agents import agent_label, parse_agent
+
+__all__ = ["Entrant", "Forfeit", "RemoteAgent", "parse_entrant"]
+
+DEFAULT_DEADLINE_S = 10.0
+_LABEL = re.compile(r"^([A-Za-z0-9_.\-]+)@(.+)$")
+
+
+class Forfeit(Exception):
+    """The seat to move could not produce a legal action: it forfeits the game."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One ladder participant: its label in the standings, the spec it was built from
+    and the agent object (a picklable frozen dataclass with ``act(view, seed)``)."""
+
+    label: str
+    spec: str
+    agent: object
+
+    @property
+    def remote(self) -> bool:
+        return isinstance(self.agent, RemoteAgent)
+
+
+@dataclass(frozen=True)
+class RemoteAgent:
+    """A bot behind a ``council.v1.CouncilService`` endpoint.
+
+    Each move sends the seat's *view* (no other hands, no deck order, no chance state) to
+    ``RecommendAction`` with the move's seed and a deadline. A failed call (any gRPC error,
+    the deadline included) or an answer that is not a legal action raises ``Forfeit``.
+    """
+
+    address: str
+    preset: str | None = None
+    iterations: int | None = None
+    time_s: float | None = None
+    deadline_s: float = DEFAULT_DEADLINE_S
+    token: str | None = field(default=None, repr=False)
+
+    sees_true_state: ClassVar[bool] = False
+
+    def request(self, view: State, seed: int):
+        from council.engine.serialize import state_to_json
+        from council.server.convert import state_proto_from_json
+        from council.server.presets import preset_value
+        from council.v1 import game_pb2, service_pb2
+
+        limits = game_pb2.SearchLimits()
+        if self.preset:
+            limits.preset = preset_value(self.preset)
+        if self.iterations is not None:
+            limits.iterations = self.iterations
+        if self.time_s is not None:
+            limits.max_time.FromNanoseconds(int(self.time_s * 1e9))
+        return service_pb2.RecommendActionRequest(
+            state=state_proto_from_json(state_to_json(view)),
+            seat=view.viewer,
+            limits=limits,
+            seed=seed & 0xFFFFFFFFFFFFFFFF,
+            max_candidates=1,
+        )
+
+    def act(self, view: State, seed: int) -> int:
+        import grpc
+
+        request = self.request(view, seed)
+        metadata = [("authorization", f"Bearer {self.token}")] if self.token else None
+        try:
+            response = _stub(self.address).RecommendAction(
+                request, timeout=self.deadline_s, metadata=metadata
+            )
+        except grpc.RpcError as error:
+            code = error.code().name if error.code() is not None else "UNKNOWN"
+            raise Forfeit(f"{code}: {error.details() or ''}".strip()) from None
+        result = response.result
+        if result.seat != view.viewer:
+            raise Forfeit(f"answered for seat {result.seat}, not seat {view.viewer}")
+        return int(result.action.id)
+
+
+_stubs: dict[str, object] = {}
+_stubs_lock = threading.Lock()
+
+
+def _stub(address: str):
+    """One channel per endpoint and process (worker processes build their own)."""
+    with _stubs_lock:
+        stub = _stubs.get(address)
+        if stub is None:
+            import grpc
+            from council.v1 import service_pb2_grpc
+
+            channel = grpc.insecure_channel(address)
+            stub = _stubs[address] = service_pb2_grpc.CouncilServiceStub(channel)
+        return stub
+
+
+def _remote(body: str, spec: str) -> RemoteAgent:
+    host, sep, rest = body.partition(":")
+    port, _, options = rest.partition(",")
+    if not host or not sep or not port.isdigit():
+        raise ValueError(f"{spec!r}: a remote entrant is remote:HOST:PORT[,option=value...]")
+    kwargs: dict = {}
+    for item in filter(None, options.split(",")):
+        key, eq, value = item.partition("=")
+        try:
+            if not eq:
+                raise ValueError
+            if key == "preset":
+                from council.server.presets import preset_value
+
+                preset_value(value)
+                kwargs[key] = value.lower()
+            elif key == "iterations":
+                kwargs[key] = int(value)
+                if kwargs[key] < 1:
+                    raise ValueError
+            elif key in ("time_s", "deadline_s"):
+                kwargs[key] = float(value)
+                if not kwargs[key] > 0:
+                    raise ValueError
+            elif key == "token_file":
+                with open(value) as f:
+                    kwargs["token"] = f.read().strip() or None
+            else:
+                raise KeyError
+        except KeyError:
+            raise ValueError(
+                f"{spec!r}: unknown option {key!r}; options are preset, iterations, time_s, "
+                "deadline_s, token_file"
+            ) from None
+        except (OSError, ValueError) as error:
+            detail = f": {error}" if str(error) else ""
+            raise ValueError(f"{spec!r}: bad value in {item!r}{detail}") from None
+    return RemoteAgent(address=f"{host}:{port}", **kwargs)
+
+
+def parse_entrant(spec: str) -> Entrant:
+    """An entrant from ``[NAME@]agent-spec`` or ``[NAME@]remote:HOST:PORT[,options]``."""
+    spec = spec.strip()
+    label = None
+    match = _LABEL.match(spec)
+    if match and not match.group(1).startswith("remote"):
+        label, spec = match.group(1), match.group(2)
+    if spec.startswith("remote:"):
+        agent = _remote(spec[len("remote:") :], spec)
+        return Entrant(label or f"remote({spec[len('remote:') :]})", spec, agent)
+    agent = parse_agent(spec)
+    return Entrant(label or agent_label(agent), spec, agent)

@@ -1,0 +1,300 @@
+"""Playing the ladder: the scheduled games not yet stored, serially, in a local process pool
+or as Ray tasks, each written to the store as soon as it ends.
+
+Forfeits. A seat whose agent cannot produce a legal action (a remote endpoint's error,
+timeout or bad answer; an illegal action from any agent) forfeits the game at once: the
+game is stored with status ``forfeit``, the seat and the reason; the forfeiting seat places
+last and every other seat shares first place (the game counts as a win shared by the
+others, in the ratings and in the win-rate tables). The VP stored are those at the moment of
+the forfeit. A game that passes ``max_actions`` actions (agents that never end the game) is
+stored as ``void`` with its reason and left out of the ratings.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import socket
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from council.engine import GameConfig, State
+from council.engine.actions import NUM_ACTIONS
+from council.server.ladder.entrants import Entrant, Forfeit, parse_entrant
+from council.server.ladder.schedule import ScheduledGame, schedule
+from council.server.ladder.store import GameResult, LadderConfig, Store
+
+__all__ = ["RunSummary", "entrants_of", "play_scheduled", "ranks_of", "run_ladder"]
+
+MAX_ACTIONS = 20_000
+
+
+def ranks_of(scores: Sequence[int], winners: Sequence[int]) -> tuple[int, ...]:
+    """Place per seat (1 = first): the winners share first place (the engine's tie-break
+    already chose them); the others follow by VP, equal VP sharing a place.
+
+    >>> ranks_of([50, 70, 70, 20], [1])
+    (3, 1, 2, 4)
+    """
+    keys = [(seat in winners, score) for seat, score in enumerate(scores)]
+    return tuple(1 + sum(other > key for other in keys) for key in keys)
+
+
+def _is_legal(state: State, action) -> bool:
+    try:
+        action = operator.index(action)
+    except TypeError:
+        return False
+    return 0 <= action < NUM_ACTIONS and state.is_legal(action)
+
+
+def _move_seed(game_seed: int, actions: int) -> int:
+    return (game_seed * 7919 + actions) & 0xFFFFFFFF  # as council.mcts.arena.play_game
+
+
+def play_scheduled(
+    game: ScheduledGame,
+    agents: Sequence,
+    labels: Sequence[str],
+    config: GameConfig,
+    max_actions: int = MAX_ACTIONS,
+) -> GameResult:
+    """Play one scheduled game; ``agents[i]`` / ``labels[i]`` belong to seat ``i``."""
+    start = time.perf_counter()
+    state = State.new_game(config, seed=game.deal_seed)
+    moves: list[int] = []
+    status, forfeit_seat, reason = "finished", None, None
+    while not state.is_terminal():
+        seat = state.current_player
+        agent = agents[seat]
+        observed = state.clone() if agent.sees_true_state else state.view(seat)
+        try:
+            action = agent.act(observed, seed=_move_seed(game.deal_seed, len(moves)))
+            if not _is_legal(state, action):
+                raise Forfeit(f"illegal action {action!r}")
+        except Forfeit as forfeit:
+            status, forfeit_seat = "forfeit", seat
+            reason = f"seat {seat} ({labels[seat]}) at action {len(moves)}: {forfeit.reason}"
+            break
+        state.apply(int(action))
+        moves.append(int(action))
+        if len(moves) >= max_actions and not state.is_terminal():
+            status, reason = "void", f"no end after {max_actions} actions"
+            break
+    scores = tuple(state.scores())
+    if status == "finished":
+        winners = tuple(state.winners())
+        ranks = ranks_of(scores, winners)
+    elif status == "forfeit":
+        winners = tuple(s for s in range(len(scores)) if s != forfeit_seat)
+        ranks = tuple(len(scores) if s == forfeit_seat else 1 for s in range(len(scores)))
+    else:
+        winners, ranks = (), None
+    return GameResult(
+        id=game.id,
+        table=game.table,
+        deal=game.deal,
+        rotation=game.rotation,
+        seed=game.deal_seed,
+        seats=game.seats,
+        labels=tuple(labels),
+        status=status,
+        scores=scores,
+        winners=winners,
+        ranks=ranks,
+        forfeit_seat=forfeit_seat,
+        reason=reason,
+        moves=tuple(moves),
+        turns=state.turn,
+        seconds=time.perf_counter() - start,
+        worker=f"{socket.gethostname()}:{os.getpid()}",
+    )
+
+
+def _play_job(job) -> GameResult:
+    return play_scheduled(*job)
+
+
+def entrants_of(config: LadderConfig) -> list[Entrant]:
+    """The entrants of stored settings, rebuilt from their specs (and stored labels)."""
+    out = []
+    for label, spec in config.entrants:
+        entrant = parse_entrant(spec)
+        out.append(Entrant(label, spec, entrant.agent))
+    return out
+
+
+@dataclass
+class RunSummary:
+    scheduled: int
+    already_stored: int
+    played: int
+    forfeits: int
+    voids: int
+    seconds: float
+
+    @property
+    def complete(self) -> bool:
+        return self.already_stored + self.played == self.scheduled
+
+
+def run_ladder(
+    store: Store,
+    entrants: Sequence[str] | None = None,
+    *,
+    table_size: int = 2,
+    deals: int | None = None,
+    seed: int = 0,
+    layout: str = "ABA",
+    workers: int | None = None,
+    ray_address: str | None = None,
+    progress: bool = False,
+    max_actions: int = MAX_ACTIONS,
+    on_game: Callable[[GameResult], None] | None = None,
+) -> RunSummary:
+    """Play every scheduled game of the ladder that ``store`` does not hold yet.
+
+    ``entrants`` (specs, see ``entrants.parse_entrant``) with ``table_size``, ``deals``
+    (default 10), ``seed`` and ``layout`` define a new ladder or extend the stored one (more
+    entrants appended, more deals); ``entrants=None`` resumes the stored ladder (with more
+    deals if ``deals`` says so). Games run
+    in-process (``workers=1``), in a pool of ``workers`` processes (default: every core), or
+    as Ray tasks with ``ray_address`` (``"local"`` starts a private local Ray instance with
+    ``workers`` CPUs; ``"auto"`` or ``host:port`` joins a running cluster).
+    """
+    if entrants is None:
+        config = store.config()
+        if config is None:
+            raise ValueError(f"{store.path}: no ladder stored yet; name the entrants")
+        if deals is not None and deals > config.deals:
+            config.deals = deals
+    else:
+        if deals is None:  # rerunning the same command must not change the schedule
+            stored = store.config()
+            deals = stored.deals if stored is not None else 10
+        built = [parse_entrant(spec) for spec in entrants]
+        config = LadderConfig(
+            entrants=[(e.label, e.spec) for e in built],
+            table_size=table_size,
+            deals=deals,
+            seed=seed,
+            layout=layout,
+        )
+    game_config = GameConfig(players=config.table_size, layout=config.layout).validate()
+    games = schedule(len(config.entrants), config.table_size, config.deals, config.seed)
+    config = store.setup(config)
+    roster = entrants_of(config)
+    stored = store.stored_ids()
+    pending = [g for g in games if g.id not in stored]
+    jobs = [
+        (
+            g,
+            tuple(roster[i].agent for i in g.seats),
+            tuple(roster[i].label for i in g.seats),
+            game_config,
+            max_actions,
+        )
+        for g in pending
+    ]
+    summary = RunSummary(len(games), len(games) - len(pending), 0, 0, 0, 0.0)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(
+            total=len(games),
+            initial=summary.already_stored,
+            unit="game",
+            desc="ladder",
+            file=sys.stderr,
+            dynamic_ncols=True,
+        )
+    start = time.perf_counter()
+
+    def record(result: GameResult) -> None:
+        if store.add(result):
+            summary.played += 1
+            summary.forfeits += result.status == "forfeit"
+            summary.voids += result.status == "void"
+        if bar is not None:
+            bar.update(1)
+            if summary.forfeits or summary.voids:
+                bar.set_postfix(forfeits=summary.forfeits, void=summary.voids, refresh=False)
+        if on_game is not None:
+            on_game(result)
+
+    try:
+        if not jobs:
+            pass
+        elif ray_address:
+            _run_ray(jobs, record, ray_address, workers)
+        elif (workers or os.cpu_count() or 1) <= 1 or len(jobs) == 1:
+            for job in jobs:
+                record(_play_job(job))
+        else:
+            _run_pool(jobs, record, workers or os.cpu_count() or 1)
+    finally:
+        if bar is not None:
+            bar.close()
+        summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _run_pool(jobs, record, workers: int) -> None:
+    """A pool of fresh (spawned) processes: no gRPC or thread state is inherited by fork."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    context = multiprocessing.get_context("spawn")
+    limit = 4 * workers  # games queued at once; the rest wait here
+    queue = list(reversed(jobs))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        running = set()
+        try:
+            while queue or running:
+                while queue and len(running) < limit:
+                    running.add(pool.submit(_play_job, queue.pop()))
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    record(future.result())
+        except BaseException:
+            for future in running:
+                future.cancel()
+            raise
+
+
+def _run_ray(jobs, record, address: str, workers: int | None) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError(
+            "--ray-address needs Ray: pip install 'council-ai[ladder-ray]'"
+        ) from None
+    started = False
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(num_cpus=workers or None, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, log_to_driver=False)
+        started = True
+    try:
+        task = ray.remote(num_cpus=1, max_retries=2)(_play_job)
+        limit = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
+        queue = list(reversed(jobs))
+        running: list = []
+        try:
+            while queue or running:
+                while queue and len(running) < limit:
+                    running.append(task.remote(queue.pop()))
+                done, running = ray.wait(running, num_returns=1)
+                for ref in done:
+                    record(ray.get(ref))
+        except BaseException:
+            for ref in running:
+                ray.cancel(ref, force=True)
+            raise
+    finally:
+        if started:
+            ray.shutdown()
