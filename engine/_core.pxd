@@ -114,6 +114,7 @@ cdef uint64_t next_random(uint64_t* rng) noexcept nogil
 cdef int random_below(uint64_t* rng, int n) noexcept nogil
 cdef int current_actor(GameState* s) noexcept nogil
 cdef int provisional_vp(GameState* s, int p) noexcept nogil
+cdef void end_awards(GameState* s, int* award) noexcept nogil
 cdef int winners_mask(GameState* s) noexcept nogil
 cdef int payment_cost(int pay) noexcept nogil
 cdef int min_payment_cost(GameState* s, int p, int b) noexcept nogil

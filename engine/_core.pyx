@@ -590,16 +590,23 @@ cdef void start_turn(GameState* s) noexcept nogil:
     draw_politics(s, s.current)
 
 
-cdef void final_scoring(GameState* s) noexcept nogil:
-    cdef int p, q, i, best, second, count, n = s.n_players
-    cdef int ties
+cdef int tiles_vp(GameState* s, int p) noexcept nogil:
+    """VP of the bonus and king reward tiles p holds (scored at the end, RULINGS 17)."""
+    cdef int v = 0, i
+    for i in range(N_BONUS_TILES):
+        if (s.bonus_tiles[p] >> i) & 1:
+            v += BONUS_TILE_VP[i]
+    for i in range(N_KING_TILES):
+        if (s.king_tiles[p] >> i) & 1:
+            v += KING_TILE_VP[i]
+    return v
+
+
+cdef void end_awards(GameState* s, int* award) noexcept nogil:
+    """The nobility and most-permit-tiles awards of final scoring, as they stand now."""
+    cdef int p, best, second, count, ties, n = s.n_players
     for p in range(n):
-        for i in range(N_BONUS_TILES):
-            if (s.bonus_tiles[p] >> i) & 1:
-                s.vp[p] += BONUS_TILE_VP[i]
-        for i in range(N_KING_TILES):
-            if (s.king_tiles[p] >> i) & 1:
-                s.vp[p] += KING_TILE_VP[i]
+        award[p] = 0
     # Nobility: 5 to every player tied first; 2 to every player tied second, only if the
     # first place is not shared. Players still at 0 count (RULINGS 17).
     best = -1
@@ -609,7 +616,7 @@ cdef void final_scoring(GameState* s) noexcept nogil:
     ties = 0
     for p in range(n):
         if s.nobility[p] == best:
-            s.vp[p] += 5
+            award[p] += 5
             ties += 1
     if ties == 1:
         second = -1
@@ -618,8 +625,8 @@ cdef void final_scoring(GameState* s) noexcept nogil:
                 second = s.nobility[p]
         for p in range(n):
             if s.nobility[p] == second:
-                s.vp[p] += 2
-    # Most permit tiles, face up and used (RULINGS 8).
+                award[p] += 2
+    # Most permit tiles, face up and used (RULINGS 8); a player needs at least one.
     best = 0
     for p in range(n):
         count = popcount64(s.permits_up[p] | s.permits_down[p])
@@ -633,22 +640,23 @@ cdef void final_scoring(GameState* s) noexcept nogil:
         if ties == 1 or s.permit_tie_all:
             for p in range(n):
                 if popcount64(s.permits_up[p] | s.permits_down[p]) == best:
-                    s.vp[p] += 3
+                    award[p] += 3
+
+
+cdef void final_scoring(GameState* s) noexcept nogil:
+    cdef int award[MAX_PLAYERS]
+    cdef int p
+    end_awards(s, award)
+    for p in range(s.n_players):
+        s.vp[p] += tiles_vp(s, p) + award[p]
 
 
 cdef int provisional_vp(GameState* s, int p) noexcept nogil:
     """VP of a finished game; before the end, the track plus the bonus and king reward
     tiles held, which final scoring will add (RULINGS 17)."""
-    cdef int v = s.vp[p], i
     if s.game_over:
-        return v
-    for i in range(N_BONUS_TILES):
-        if (s.bonus_tiles[p] >> i) & 1:
-            v += BONUS_TILE_VP[i]
-    for i in range(N_KING_TILES):
-        if (s.king_tiles[p] >> i) & 1:
-            v += KING_TILE_VP[i]
-    return v
+        return s.vp[p]
+    return s.vp[p] + tiles_vp(s, p)
 
 
 cdef int winners_mask(GameState* s) noexcept nogil:

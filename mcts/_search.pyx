@@ -19,7 +19,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from council.engine._core cimport (
     GameState, State, legal_actions, apply_action, determinize, next_random,
-    random_below, provisional_vp, winners_mask, payment_cost, min_payment_cost,
+    random_below, provisional_vp, end_awards, winners_mask, payment_cost, min_payment_cost,
     MAX_PLAYERS, N_ACTIONS, N_CARD_KINDS, MAX_EMPORIUMS, NOBILITY_MAX,
     A_END_TURN, A_ELECT, A_ACQUIRE, A_BUILD_PERMIT, A_BUILD_KING, A_ENGAGE, A_CHANGE,
     A_QUICK_ELECT, A_EXTRA_MAIN, A_PAY, A_CHOOSE_TOKEN, A_CHOOSE_FREE_PERMIT,
@@ -155,41 +155,17 @@ cdef int policy_pick(GameState* st, int* actions, int n, Params* P,
 
 
 cdef void estimate_scores(GameState* st, Params* P, double* est) noexcept nogil:
-    """Expected final VP from features of a position (before the game ends)."""
-    cdef int p, q, n = st.n_players, best, ties, second, most
-    for p in range(n):
-        est[p] = (provisional_vp(st, p) + P.w_coins * st.coins[p]
+    """Expected final VP from features of a position (before the game ends): VP and tiles
+    held, the end awards as they stand now, and weighted resources."""
+    cdef int award[MAX_PLAYERS]
+    cdef int p
+    end_awards(st, award)
+    for p in range(st.n_players):
+        est[p] = (provisional_vp(st, p) + award[p] + P.w_coins * st.coins[p]
                   + P.w_assistants * st.assistants[p] + P.w_cards * st.hand_n[p]
                   + P.w_emporium * st.emporia_n[p]
                   + P.w_permit_unused * popcount64(st.permits_up[p])
                   + P.w_nobility * st.nobility[p])
-    # The nobility and most-permits awards as they would be scored now.
-    best = -1
-    for p in range(n):
-        if st.nobility[p] > best:
-            best = st.nobility[p]
-    ties = 0
-    for p in range(n):
-        if st.nobility[p] == best:
-            est[p] += 5
-            ties += 1
-    if ties == 1:
-        second = -1
-        for p in range(n):
-            if st.nobility[p] < best and st.nobility[p] > second:
-                second = st.nobility[p]
-        for p in range(n):
-            if st.nobility[p] == second:
-                est[p] += 2
-    most = 0
-    for p in range(n):
-        q = popcount64(st.permits_up[p] | st.permits_down[p])
-        if q > most:
-            most = q
-    if most > 0:
-        for p in range(n):
-            if popcount64(st.permits_up[p] | st.permits_down[p]) == most:
-                est[p] += 3
 
 
 cdef void evaluate(GameState* st, Params* P, double* win, double* margin) noexcept nogil:
@@ -222,6 +198,27 @@ cdef void evaluate(GameState* st, Params* P, double* win, double* margin) noexce
             if q != p and est[q] > best_other:
                 best_other = est[q]
         margin[p] = est[p] - best_other
+
+
+cdef int fill_params(Params* P, dict params) except -1:
+    """Copy a SearchConfig's params() dict into the C struct."""
+    P.c_uct = params["c_uct"]
+    P.rollout_actions = params["rollout_actions"]
+    P.uniform_rollout = params["uniform_rollout"]
+    P.temperature = params["temperature"]
+    P.margin_weight = params["margin_weight"]
+    P.margin_scale = params["margin_scale"]
+    P.pay_decay = params["pay_decay"]
+    P.w_coins = params["w_coins"]
+    P.w_assistants = params["w_assistants"]
+    P.w_cards = params["w_cards"]
+    P.w_emporium = params["w_emporium"]
+    P.w_permit_unused = params["w_permit_unused"]
+    P.w_nobility = params["w_nobility"]
+    weights = params["kind_weights"]
+    for k in range(N_KINDS):
+        P.kind_weight[k] = weights[KIND_NAMES[k]]
+    return 0
 
 
 cdef class StopFlag:
@@ -283,31 +280,12 @@ cdef class Tree:
         self.nodes[0].action = -1
         self.nodes[0].player = -1
         self.stop = stop if stop is not None else StopFlag()
-        self._set_params(params)
+        fill_params(&self.P, params)
         memset(self.stamp, 0, sizeof(self.stamp))
         self.generation = 0
 
     def __dealloc__(self):
         free(self.nodes)
-
-    def _set_params(self, dict params):
-        P = &self.P
-        P.c_uct = params["c_uct"]
-        P.rollout_actions = params["rollout_actions"]
-        P.uniform_rollout = params["uniform_rollout"]
-        P.temperature = params["temperature"]
-        P.margin_weight = params["margin_weight"]
-        P.margin_scale = params["margin_scale"]
-        P.pay_decay = params["pay_decay"]
-        P.w_coins = params["w_coins"]
-        P.w_assistants = params["w_assistants"]
-        P.w_cards = params["w_cards"]
-        P.w_emporium = params["w_emporium"]
-        P.w_permit_unused = params["w_permit_unused"]
-        P.w_nobility = params["w_nobility"]
-        weights = params["kind_weights"]
-        for k in range(N_KINDS):
-            P.kind_weight[k] = weights[KIND_NAMES[k]]
 
     cdef int new_node(self, int parent, int action, int player) noexcept nogil:
         cdef Node* grown
@@ -478,38 +456,10 @@ def evaluate_state(State state, dict params):
     cdef double margin[MAX_PLAYERS]
     if state.s.viewer >= 0:
         raise ValueError("evaluate_state needs a full state")
-    P.temperature = params["temperature"]
-    P.w_coins = params["w_coins"]
-    P.w_assistants = params["w_assistants"]
-    P.w_cards = params["w_cards"]
-    P.w_emporium = params["w_emporium"]
-    P.w_permit_unused = params["w_permit_unused"]
-    P.w_nobility = params["w_nobility"]
+    fill_params(&P, params)
     evaluate(&state.s, &P, win, margin)
     n = state.s.n_players
     return [win[i] for i in range(n)], [margin[i] for i in range(n)]
-
-
-def rollout_policy_playout(State state, dict params, uint64_t seed, int max_actions=1_000_000):
-    """Play the rollout policy in place until the end (or max_actions); returns actions."""
-    cdef Params P
-    cdef int actions[N_ACTIONS]
-    cdef int n, steps = 0
-    cdef uint64_t rng = seed
-    if state.s.viewer >= 0:
-        raise ValueError("playouts need a full state")
-    P.pay_decay = params["pay_decay"]
-    P.uniform_rollout = params["uniform_rollout"]
-    weights = params["kind_weights"]
-    for k in range(N_KINDS):
-        P.kind_weight[k] = weights[KIND_NAMES[k]]
-    next_random(&rng)
-    with nogil:
-        while not state.s.game_over and steps < max_actions:
-            n = legal_actions(&state.s, actions)
-            apply_action(&state.s, policy_pick(&state.s, actions, n, &P, &rng))
-            steps += 1
-    return steps
 
 
 INFOSET = MODE_INFOSET

@@ -266,6 +266,10 @@ def _run_pool(jobs, record, workers: int) -> None:
 
 
 def _run_ray(jobs, record, address: str, workers: int | None) -> None:
+    if address == "local":
+        # A private single-machine instance: keep all of Ray's sockets on the loopback
+        # interface (Ray otherwise binds the machine's network address).
+        os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
     try:
         import ray
     except ImportError:
@@ -275,7 +279,15 @@ def _run_ray(jobs, record, address: str, workers: int | None) -> None:
     started = False
     if not ray.is_initialized():
         if address == "local":
-            ray.init(num_cpus=workers or None, include_dashboard=False, log_to_driver=False)
+            from ray._private import ray_constants
+
+            ray_constants.ENABLE_RAY_CLUSTER = False  # in case Ray was imported before
+            ray.init(
+                address="local",
+                num_cpus=workers or None,
+                include_dashboard=False,
+                log_to_driver=False,
+            )
         else:
             ray.init(address=address, log_to_driver=False)
         started = True

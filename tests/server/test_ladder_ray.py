@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 
-import ray
 from council.server.ladder import Store, run_ladder
 
 ENTRANTS = ["random", "greedy", "ismcts:iterations=30"]
@@ -26,6 +25,8 @@ def test_a_small_ladder_runs_as_ray_tasks(tmp_path):
         summary = run_ladder(
             on_ray, ENTRANTS, deals=2, ray_address="local", workers=2, on_game=seen.append
         )
+        import ray
+
         assert not ray.is_initialized()  # the instance it started is shut down again
         assert (summary.scheduled, summary.played, summary.forfeits) == (12, 12, 0)
         ray_games = sorted(map(_key, on_ray.games()))
