@@ -44,11 +44,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
+
 from council.engine import GameConfig, State
 from council.mcts import openspiel_game
 from council.mcts.arena import wilson_interval
 from council.mcts.search import SearchConfig, SearchLimits, search
-from open_spiel.python.algorithms import ismcts, mcts
 
 OURS, THEIRS = "ours", "openspiel"
 

@@ -33,14 +33,15 @@ import threading
 import time
 
 import grpc
+from google.protobuf import duration_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
 from council.engine import GameConfig, State
 from council.engine.serialize import state_to_json
 from council.server.convert import state_proto_from_json
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 from council.v1 import service_pb2_grpc
-from google.protobuf import duration_pb2
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 CLIENTS = (1, 4, 16)
 

@@ -36,6 +36,7 @@ import pickle
 
 import numpy as np
 import pyspiel
+
 from council.engine import GameConfig, State
 from council.engine._core import NUM_ACTIONS
 from council.engine.actions import Action

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
-from council.server.service import SERVICE_NAME, CouncilServicer, ServerConfig
-from council.v1 import service_pb2_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+
+from council.server.service import SERVICE_NAME, CouncilServicer, ServerConfig
+from council.v1 import service_pb2_grpc
 
 log = logging.getLogger("council.server")
 

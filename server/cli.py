@@ -132,10 +132,11 @@ def serve(args: argparse.Namespace) -> int:
 def _read_state(path: str):
     """A GameState message from a file or stdin: protobuf JSON (as new-game prints it) or
     the engine's JSON form (docs/state-json.md)."""
+    from google.protobuf import json_format
+
     from council.engine.serialize import state_from_json, state_to_json
     from council.server.convert import state_proto_from_json
     from council.v1 import game_pb2
-    from google.protobuf import json_format
 
     if path == "-":
         text = sys.stdin.read()
@@ -170,9 +171,10 @@ def _channel(args):
 def hint(args: argparse.Namespace) -> int:
     """Send a position to the service and print its recommendation."""
     import grpc
+    from google.protobuf import duration_pb2
+
     from council.server.presets import preset_value
     from council.v1 import game_pb2, service_pb2, service_pb2_grpc
-    from google.protobuf import duration_pb2
 
     try:
         state = _read_state(args.state)

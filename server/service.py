@@ -16,6 +16,10 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
 import grpc
+from google.protobuf import any_pb2, duration_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
 from council.engine import GameConfig, State
 from council.engine import board as _board
 from council.engine.actions import NUM_ACTIONS, ActionKind, describe
@@ -32,9 +36,6 @@ from council.server import convert, presets
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 from council.v1 import service_pb2_grpc
-from google.protobuf import any_pb2, duration_pb2
-from google.rpc import code_pb2, error_details_pb2, status_pb2
-from grpc_status import rpc_status
 
 log = logging.getLogger("council.server")
 

@@ -3,8 +3,9 @@
 import os
 from pathlib import Path
 
-import council.engine._core as core
 from hypothesis import settings
+
+import council.engine._core as core
 
 # Property tests draw their examples from a fixed seed, so every run tries the same cases.
 settings.register_profile("repeatable", derandomize=True, database=None, deadline=None)

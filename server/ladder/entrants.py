@@ -129,6 +129,7 @@ def _stub(address: str):
         stub = _stubs.get(address)
         if stub is None:
             import grpc
+
             from council.v1 import service_pb2_grpc
 
             channel = grpc.insecure_channel(address)
@@ -181,7 +182,7 @@ def parse_entrant(spec: str) -> Entrant:
     spec = spec.strip()
     label = None
     match = _LABEL.match(spec)
-    if match and not match.group(1).startswith("remote"):
+    if match:
         label, spec = match.group(1), match.group(2)
     if spec.startswith("remote:"):
         agent = _remote(spec[len("remote:") :], spec)

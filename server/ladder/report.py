@@ -147,7 +147,7 @@ def plot(report: LadderReport, path: str, title: str | None = None) -> None:
 
     history = report.ratings.history
     xs = [n for n, _ in history]
-    fig, ax = plt.subplots(figsize=(9, 5.2), dpi=110)
+    fig, ax = plt.subplots(figsize=(11, 5.2), dpi=110)
     for s in report.ratings.standings():
         mu = [snapshot[s.label][0] for _, snapshot in history]
         sigma = [snapshot[s.label][1] for _, snapshot in history]
@@ -170,7 +170,7 @@ def plot(report: LadderReport, path: str, title: str | None = None) -> None:
     ax.set_xlabel("games rated (schedule order)")
     ax.set_ylabel("rating (mu)")
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="upper left", fontsize="small", framealpha=0.85)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", frameon=False)
     fig.tight_layout()
     fig.savefig(path, format="png")
     plt.close(fig)

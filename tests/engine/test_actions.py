@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from council.engine import GameConfig, State, actions, board
 from council.engine._core import ACTION_OFFSETS, NUM_ACTIONS, PAYMENTS
 from council.engine.actions import (

@@ -17,6 +17,7 @@ import json
 import re
 
 import pytest
+
 from council.engine import GameConfig, IllegalActionError, State
 from council.engine.actions import Action
 

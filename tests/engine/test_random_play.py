@@ -17,6 +17,7 @@ import pickle
 import random
 
 import pytest
+
 from council.engine import GameConfig, IllegalActionError, State
 from council.engine._core import NUM_ACTIONS
 

@@ -6,6 +6,7 @@ import doctest
 import random
 
 import pytest
+
 from council.engine import GameConfig, State, board, render
 from council.engine.render import render_state
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 from itertools import product
 
 import pytest
-from council.engine import IllegalActionError
-from council.engine import board as B
-from council.engine._core import PAYMENTS
 from positions import (
     END_TURN,
     ENGAGE,
@@ -33,6 +30,10 @@ from positions import (
     quick_elect,
     tile,
 )
+
+from council.engine import IllegalActionError
+from council.engine import board as B
+from council.engine._core import PAYMENTS
 
 W, K, OR, P, U, C, J = range(7)  # white black orange pink purple cyan joker
 COAST, HILLS, MOUNTAINS = 0, 1, 2

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import pytest
-from council.engine import board as B
 from positions import (
     END_TURN,
     ENGAGE,
@@ -38,6 +37,8 @@ from positions import (
     play,
     tile,
 )
+
+from council.engine import board as B
 
 COAST, HILLS, MOUNTAINS = 0, 1, 2
 TILE_A = tile("A")  # Arkon; 4 VP + 3 coins

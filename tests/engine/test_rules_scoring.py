@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import pytest
-from council.engine import IllegalActionError
 from positions import (
     END_TURN,
     T_ASS1,
@@ -22,6 +21,8 @@ from positions import (
     play,
     tile,
 )
+
+from council.engine import IllegalActionError
 
 COAST_T, HILLS_T, MOUNT_T, GOLD_T, SILVER_T, BRONZE_T, IRON_T = range(7)
 ALL_BONUS = 0b1111111

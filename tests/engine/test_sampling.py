@@ -13,6 +13,7 @@ import math
 import random
 
 import pytest
+
 from council.engine import GameConfig, State
 from council.engine._core import ACTION_OFFSETS
 

@@ -9,6 +9,7 @@ import random
 from functools import cache
 
 import pytest
+
 from council.engine import GameConfig, State
 from council.engine.board import PERMIT_TILES, city_index
 from council.engine.serialize import (

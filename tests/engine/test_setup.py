@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from positions import END_TURN, T_VP1, Pos, build_permit, play, tile
+
 from council.engine import GameConfig, State
 from council.engine import board as B
-from positions import END_TURN, T_VP1, Pos, build_permit, play, tile
 
 
 def new(players=4, layout="ABA", seed=0, **kw) -> dict:

@@ -4,6 +4,7 @@ import json
 import random
 
 import pytest
+
 from council.engine import GameConfig, State
 from council.mcts.agents import (
     CheatingMCTS,

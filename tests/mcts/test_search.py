@@ -6,6 +6,7 @@ import time
 from dataclasses import replace
 
 import pytest
+
 from council.engine import GameConfig, State
 from council.mcts.search import (
     SearchConfig,

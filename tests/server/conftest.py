@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import grpc
 import pytest
+
 from council.server.app import start_server
 from council.server.service import ServerConfig
 from council.v1 import service_pb2_grpc

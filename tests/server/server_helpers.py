@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import grpc
+
 from council.engine import GameConfig, State
 from council.engine.serialize import state_to_json
 from council.server.convert import state_proto_from_json

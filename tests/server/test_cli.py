@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 
+from server_helpers import played
+
 from council.engine import GameConfig, State
 from council.engine.serialize import dumps, state_from_json, state_to_json
 from council.mcts.search import SearchLimits, search
 from council.server.cli import main
 from council.server.convert import state_json_from_proto
 from council.v1 import game_pb2 as pb
-from server_helpers import played
 
 
 def test_new_game_prints_a_protobuf_json_state(capsys):
@@ -59,8 +60,9 @@ def test_hint_accepts_engine_json_and_reports_violations(server, tmp_path, capsy
     path.write_text(json.dumps(obj))
     assert main(args) == 2  # validated locally: the engine JSON is invalid
     assert "players[2].coins" in capsys.readouterr().err
-    from council.server.convert import state_proto_from_json
     from google.protobuf import json_format
+
+    from council.server.convert import state_proto_from_json
 
     msg = state_proto_from_json(state_to_json(state))
     msg.players[2].coins = 99

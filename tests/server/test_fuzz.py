@@ -4,13 +4,14 @@ stays up (no crash, no hang, no INTERNAL error)."""
 from __future__ import annotations
 
 import grpc
-from council.v1 import game_pb2 as pb
-from council.v1 import service_pb2 as spb
 from google.protobuf import json_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from server_helpers import finished, played, to_proto
+
+from council.v1 import game_pb2 as pb
+from council.v1 import service_pb2 as spb
 
 BASES = [
     played(4, seed=3, actions=60),

@@ -10,14 +10,15 @@ import sys
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from server_helpers import played, to_proto
+
 from council.engine import GameConfig, State
 from council.server.app import start_server
 from council.server.service import ServerConfig
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 from council.v1 import service_pb2_grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-from server_helpers import played, to_proto
 
 
 def test_parallel_calls_are_answered_or_refused():

@@ -8,6 +8,11 @@ import time
 
 import grpc
 import pytest
+from google.protobuf import duration_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from server_helpers import finished, played, to_proto, violations
+
 from council.engine import GameConfig, State
 from council.engine.actions import Action
 from council.engine.serialize import state_from_json, state_to_json
@@ -15,10 +20,6 @@ from council.mcts.search import SearchLimits, search
 from council.server.convert import state_json_from_proto
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
-from google.protobuf import duration_pb2
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
-from server_helpers import finished, played, to_proto, violations
 
 
 def engine_state(msg) -> State:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import grpc
 import pytest
+from server_helpers import played, to_proto, violations
+
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
-from server_helpers import played, to_proto, violations
 
 # A 4-player position in the middle of a game (seat 2 to move).
 BASE = played(4, seed=3, actions=60)
