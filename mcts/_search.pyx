@@ -429,19 +429,39 @@ cdef class Tree:
             child = nd.next_sibling
         return out
 
-    def principal_variation(self, int max_length=32):
-        """Actions along the most visited children from the root."""
-        cdef int node = 0, child, best, best_visits
+    def principal_variation(self, int max_length=32, int first=-1):
+        """Actions along the most visited children from the root (ties: the higher mean
+        reward, then the lower action id, the order of the ranked candidates); with
+        `first`, the line that starts with that root action."""
+        cdef int node = 0, child, best
+        cdef Node* c
+        cdef Node* b
         line = []
+        if first >= 0:
+            child = self.nodes[0].first_child
+            while child >= 0 and self.nodes[child].action != first:
+                child = self.nodes[child].next_sibling
+            if child < 0:
+                return line
+            line.append(first)
+            node = child
         while len(line) < max_length:
             best = -1
-            best_visits = 0
             child = self.nodes[node].first_child
             while child >= 0:
-                if self.nodes[child].visits > best_visits:
-                    best_visits = self.nodes[child].visits
-                    best = child
-                child = self.nodes[child].next_sibling
+                c = &self.nodes[child]
+                if c.visits > 0:
+                    if best < 0:
+                        best = child
+                    else:
+                        b = &self.nodes[best]
+                        if (c.visits > b.visits
+                                or (c.visits == b.visits
+                                    and (c.reward_sum * b.visits > b.reward_sum * c.visits
+                                         or (c.reward_sum * b.visits == b.reward_sum * c.visits
+                                             and c.action < b.action)))):
+                            best = child
+                child = c.next_sibling
             if best < 0:
                 break
             line.append(self.nodes[best].action)

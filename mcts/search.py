@@ -248,7 +248,7 @@ class Search:
         return SearchResult(
             action=best,
             candidates=tuple(candidates),
-            principal_variation=tuple(pv_tree.principal_variation()),
+            principal_variation=tuple(pv_tree.principal_variation(first=best)),
             iterations=self.iterations,
             elapsed_s=self.elapsed_s,
             tree_nodes=sum(t.size for t in self._trees),

@@ -2,9 +2,10 @@
 
 The single table of the service's strengths, weakest first. Iteration budgets keep a
 preset's answers reproducible (same view and seed, same action) and independent of the
-machine's speed; ``max`` is the one time-based preset (its time is also capped by the
-server's ``max_search_time``). The arena results that order and space them are recorded
-in docs/service.md.
+machine's speed; the RPC deadline and the server's ``max_search_time`` still cap them.
+Each preset beats the one below it in head-to-head arena games (2 players, seats rotated,
+``council-ai arena ismcts:iterations=A ismcts:iterations=B --deals N``); the figures are in
+docs/service.md and the README.
 """
 
 from __future__ import annotations
@@ -27,30 +28,30 @@ PRESETS: tuple[Preset, ...] = (
     Preset(
         "beginner",
         pb.STRENGTH_PRESET_BEGINNER,
-        200,
+        50,
         None,
-        "200 iterations (~15 ms a move on one core): plays sensible but shortsighted moves",
+        "50 iterations (a few ms a move): sensible but short-sighted; beats greedy play",
     ),
     Preset(
         "casual",
         pb.STRENGTH_PRESET_CASUAL,
-        1000,
+        300,
         None,
-        "1000 iterations (~70 ms): the default; a fair opponent for most players",
+        "300 iterations (~10 ms): the default; wins 85% against beginner",
     ),
     Preset(
         "strong",
         pb.STRENGTH_PRESET_STRONG,
         5000,
         None,
-        "5000 iterations (~0.35 s): a strong opponent",
+        "5000 iterations (~0.2 s on one core): wins 87% against casual",
     ),
     Preset(
         "max",
         pb.STRENGTH_PRESET_MAX,
+        20000,
         None,
-        5.0,
-        "5 s of search (capped by the server's max_search_time): the strongest setting",
+        "20000 iterations (~0.8 s on one core): the most search; 56% against strong",
     ),
 )
 

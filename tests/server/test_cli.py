@@ -54,7 +54,7 @@ def test_hint_accepts_engine_json_and_reports_violations(server, tmp_path, capsy
     path.write_text(dumps(state))
     args = ["hint", str(path), "--address", server.address, "--preset", "beginner"]
     assert main(args) == 0
-    assert "200 iterations" in capsys.readouterr().out
+    assert "50 iterations" in capsys.readouterr().out
     obj = state_to_json(state)
     obj["players"][2]["coins"] = 99
     path.write_text(json.dumps(obj))

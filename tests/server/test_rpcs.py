@@ -233,18 +233,18 @@ def test_recommend_action_preset_and_max_candidates(stub):
             max_candidates=3,
         )
     )
-    assert response.result.stats.iterations == 200
+    assert response.result.stats.iterations == 50  # the beginner preset
     assert len(response.result.candidates) == 3
     default = stub.RecommendAction(spb.RecommendActionRequest(state=to_proto(state)))
-    assert default.result.stats.iteration_budget == 1000  # the default preset: casual
+    assert default.result.stats.iteration_budget == 300  # the default preset: casual
     # An explicit limit only shortens a preset.
     shorter = stub.RecommendAction(
         spb.RecommendActionRequest(
             state=to_proto(state),
-            limits=pb.SearchLimits(preset=pb.STRENGTH_PRESET_STRONG, iterations=50),
+            limits=pb.SearchLimits(preset=pb.STRENGTH_PRESET_STRONG, iterations=40),
         )
     )
-    assert shorter.result.stats.iterations == 50
+    assert shorter.result.stats.iterations == 40
 
 
 def test_analyze_position_streams_progress_then_one_final(stub):
