@@ -80,7 +80,8 @@ def test_sigterm_cancels_in_flight_search_and_exits():
             )
             assert quick.result.stats.iterations == 50
             long_search = spb.RecommendActionRequest(
-                state=state, limits=pb.SearchLimits(iterations=2_000_000)  # tens of seconds
+                state=state,
+                limits=pb.SearchLimits(iterations=2_000_000),  # tens of seconds
             )
             call = stub.RecommendAction.future(long_search)
             health = health_pb2_grpc.HealthStub(channel)
