@@ -445,7 +445,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("state", nargs="?", default="-", help="JSON file ('-' or none: stdin)")
     p.add_argument("--address", default="127.0.0.1:50051")
-    p.add_argument("--preset", help="beginner, casual, strong or max")
+    p.add_argument("--preset", help="beginner, casual or strong")
     p.add_argument("--iterations", type=int)
     p.add_argument("--time", type=float, help="search seconds")
     p.add_argument("--seed", type=int, default=0)

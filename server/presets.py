@@ -30,7 +30,7 @@ PRESETS: tuple[Preset, ...] = (
         pb.STRENGTH_PRESET_BEGINNER,
         50,
         None,
-        "50 iterations (a few ms a move): sensible but short-sighted; beats greedy play",
+        "50 iterations (a few ms a move): short-sighted; wins 83% against greedy play",
     ),
     Preset(
         "casual",
@@ -45,13 +45,6 @@ PRESETS: tuple[Preset, ...] = (
         5000,
         None,
         "5000 iterations (~0.2 s on one core): wins 87% against casual",
-    ),
-    Preset(
-        "max",
-        pb.STRENGTH_PRESET_MAX,
-        20000,
-        None,
-        "20000 iterations (~0.8 s on one core): the most search; 56% against strong",
     ),
 )
 

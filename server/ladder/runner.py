@@ -287,6 +287,9 @@ def _run_ray(jobs, record, address: str, workers: int | None) -> None:
                 num_cpus=workers or None,
                 include_dashboard=False,
                 log_to_driver=False,
+                # The driver and the raylet must agree on the node's address, also when Ray
+                # was imported (and read its settings) before this call.
+                _node_ip_address="127.0.0.1",
             )
         else:
             ray.init(address=address, log_to_driver=False)

@@ -389,7 +389,7 @@ def test_engine_info(stub):
     assert info.state_format == "council-of-four/1"
     assert info.num_actions == 605
     assert len(info.layouts) == 8
-    assert [p.name for p in info.presets] == ["beginner", "casual", "strong", "max"]
+    assert [p.name for p in info.presets] == ["beginner", "casual", "strong"]
     ranges = [(r.kind, r.offset, r.size) for r in info.action_ranges]
     assert ranges[0] == (pb.ACTION_KIND_END_TURN, 0, 1)
     assert ranges[-1] == (pb.ACTION_KIND_CHOOSE_PERMIT_BONUS, 560, 45)
