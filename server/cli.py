@@ -171,21 +171,13 @@ def _channel(args):
 def hint(args: argparse.Namespace) -> int:
     """Send a position to the service and print its recommendation."""
     import grpc
-    from google.protobuf import duration_pb2
 
-    from council.server.presets import preset_value
-    from council.v1 import game_pb2, service_pb2, service_pb2_grpc
+    from council.server.presets import search_limits
+    from council.v1 import service_pb2, service_pb2_grpc
 
     try:
         state = _read_state(args.state)
-        limits = game_pb2.SearchLimits()
-        if args.preset:
-            limits.preset = preset_value(args.preset)
-        if args.iterations is not None:
-            limits.iterations = args.iterations
-        if args.time is not None:
-            limits.max_time.CopyFrom(duration_pb2.Duration(nanos=0))
-            limits.max_time.FromNanoseconds(int(args.time * 1e9))
+        limits = search_limits(args.preset, args.iterations, args.time)
     except (OSError, ValueError) as error:
         print(f"council-ai hint: {error}", file=sys.stderr)
         return 2

@@ -12,7 +12,7 @@ import re
 
 from council.engine.actions import NUM_ACTIONS, ActionKind
 from council.engine.actions import Action as EngineAction
-from council.engine.serialize import CARD_KINDS, COLOURS, FORMAT, REGIONS
+from council.engine.serialize import CARD_KINDS, COLOURS, CONFIG_FIELDS, FORMAT, REGIONS
 from council.v1 import game_pb2 as pb
 
 __all__ = [
@@ -27,20 +27,12 @@ __all__ = [
 
 # -- GameState message -> engine JSON ------------------------------------------------------
 
-_CONFIG_FIELDS = (
-    "players",
-    "layout",
-    "max_coins",
-    "assistant_supply",
-    "permit_tie_all_score",
-    "nobility_bonus_on_pass",
-)
 _BALCONIES = REGIONS + ("king",)
 
 
 def config_to_json(msg: pb.GameConfig) -> dict:
     """The config fields that are set (absent ones left out)."""
-    return {f: getattr(msg, f) for f in _CONFIG_FIELDS if msg.HasField(f)}
+    return {f: getattr(msg, f) for f in CONFIG_FIELDS if msg.HasField(f)}
 
 
 def _cards(msg: pb.CardCounts) -> dict:
@@ -164,7 +156,7 @@ def _fill_cards(msg: pb.CardCounts, cards: dict) -> None:
 def state_proto_from_json(obj: dict) -> pb.GameState:
     """The GameState message of a (valid) engine JSON object."""
     m = pb.GameState(format=obj["format"])
-    for f in _CONFIG_FIELDS:
+    for f in CONFIG_FIELDS:
         setattr(m.config, f, obj["config"][f])
     if obj["rng"] is not None:
         m.rng = int(obj["rng"])

@@ -61,3 +61,18 @@ def preset_value(name: str) -> int:
         raise ValueError(
             f"unknown strength preset {name!r} (choose from {', '.join(BY_NAME)})"
         ) from None
+
+
+def search_limits(
+    preset: str | None = None, iterations: int | None = None, time_s: float | None = None
+) -> pb.SearchLimits:
+    """The SearchLimits message for a preset name and/or explicit limits (ValueError if the
+    preset is unknown)."""
+    limits = pb.SearchLimits()
+    if preset:
+        limits.preset = preset_value(preset)
+    if iterations is not None:
+        limits.iterations = iterations
+    if time_s is not None:
+        limits.max_time.FromNanoseconds(int(time_s * 1e9))
+    return limits

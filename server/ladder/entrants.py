@@ -83,16 +83,10 @@ class RemoteAgent:
     def request(self, view: State, seed: int):
         from council.engine.serialize import state_to_json
         from council.server.convert import state_proto_from_json
-        from council.server.presets import preset_value
-        from council.v1 import game_pb2, service_pb2
+        from council.server.presets import search_limits
+        from council.v1 import service_pb2
 
-        limits = game_pb2.SearchLimits()
-        if self.preset:
-            limits.preset = preset_value(self.preset)
-        if self.iterations is not None:
-            limits.iterations = self.iterations
-        if self.time_s is not None:
-            limits.max_time.FromNanoseconds(int(self.time_s * 1e9))
+        limits = search_limits(self.preset, self.iterations, self.time_s)
         return service_pb2.RecommendActionRequest(
             state=state_proto_from_json(state_to_json(view)),
             seat=view.viewer,
