@@ -767,7 +767,7 @@ cdef void apply_action(GameState* s, int a) noexcept nogil:
         c = a - A_CHOOSE_TOKEN
         kind = s.pending_kind[0]
         pop_pending(s)
-        if kind == P_TOKEN_PAIR_FIRST:
+        if kind == P_TOKEN_PAIR_FIRST and s.pending_n < MAX_PENDING:
             # The second token comes next, before anything queued after this choice.
             for i in range(s.pending_n, 0, -1):
                 s.pending_kind[i] = s.pending_kind[i - 1]

@@ -40,7 +40,10 @@ N_TOKENS = 14
 N_TILES = 45
 TILES_PER_REGION = _board.TILES_PER_REGION
 BALCONY_SIZE = 4
-MAX_PENDING = 16
+MAX_PENDING = 16  # slots of the engine's pending-decision queue
+# At most 4 decisions are ever queued: only nobility spaces 4, 10, 14 and 16 raise one, and
+# a player reaches each once; a payment is always the only pending decision.
+MAX_PENDING_DECISIONS = 4
 MAX_EMPORIUMS = 10
 INT8_MAX = 127
 INT16_MAX = 32767
@@ -701,7 +704,7 @@ class _Reader:
             if d["end_trigger"] is None
             else c.int_(d["end_trigger"], "turn.end_trigger", 0, seats)
         )
-        items = c.list_(d["pending"], "turn.pending", MAX_PENDING)
+        items = c.list_(d["pending"], "turn.pending", MAX_PENDING_DECISIONS)
         t["pending"] = None
         if items is not None:
             t["pending"] = [

@@ -689,3 +689,14 @@ def test_finished_game_loads_as_finished():
     s = state_from_json(_json("over"))
     assert s == _base("over")
     assert s.is_terminal() and s.legal_actions() == [] and s.current_player == -1
+
+
+def test_more_pending_decisions_than_a_game_can_queue_are_rejected():
+    # Nobility spaces 4, 10, 14 and 16 each raise one decision, once per player: a fifth
+    # queued decision cannot happen in play (and would overrun the engine's queue).
+    obj = _json("mid3")
+    obj["turn"]["main_done"] = 1
+    obj["turn"]["pending"] = [{"kind": "free_permit", "arg": None}] * 5
+    with pytest.raises(StateValidationError) as info:
+        state_from_json(obj)
+    assert ("turn.pending", "must have at most 4 entries, got 5") in info.value.violations
