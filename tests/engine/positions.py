@@ -12,6 +12,8 @@ Also action-id helpers (``elect``, ``acquire``, ``pay`` ...) and small readers.
 
 from __future__ import annotations
 
+import random
+
 from council.engine import GameConfig, State
 from council.engine import board as B
 from council.engine._core import ACTION_OFFSETS, PAYMENTS
@@ -221,6 +223,16 @@ class Pos:
         self.raw["balcony"][balcony_index(b)] = [colour(c) for c in colours]
         return self
 
+    def known_councils(self):
+        """The councils most rules tests use: coast W W K O, hills K O P U, mountains U C C W,
+        king W K P U (pool: no white, one black, one purple, two orange, pink and cyan)."""
+        return (
+            self.balcony("coast", ["white", "white", "black", "orange"])
+            .balcony("hills", ["black", "orange", "pink", "purple"])
+            .balcony("mountains", ["purple", "cyan", "cyan", "white"])
+            .balcony("king", ["white", "black", "pink", "purple"])
+        )
+
     def token(self, c, t):
         """Put token t on city c (swapping with the city that held it)."""
         r = self.raw
@@ -327,4 +339,15 @@ def play(state: State, *actions) -> State:
     """Apply actions in order (each must be legal) and return the state."""
     for a in actions:
         state.apply(a)
+    return state
+
+
+def play_random(state: State, seed: int, steps: int) -> State:
+    """Apply up to `steps` uniformly random legal actions (Python RNG from `seed`) in place,
+    stopping at the end of the game; returns the state."""
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
     return state

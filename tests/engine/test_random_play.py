@@ -17,6 +17,7 @@ import pickle
 import random
 
 import pytest
+from positions import play_random
 
 from council.engine import GameConfig, IllegalActionError, State
 from council.engine._core import NUM_ACTIONS
@@ -289,13 +290,7 @@ def test_clones_are_independent() -> None:
 
 
 def _mid_game(players: int = 4, seed: int = 8, steps: int = 400) -> State:
-    state = State.new_game(GameConfig(players=players), seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
+    return play_random(State.new_game(GameConfig(players=players), seed=seed), seed, steps)
 
 
 def _corruptions(raw: dict):

@@ -6,6 +6,7 @@ import doctest
 import random
 
 import pytest
+from positions import play_random
 
 from council.engine import GameConfig, State, board, render
 from council.engine.render import render_state
@@ -25,15 +26,6 @@ def _tile_text(t):
     tile = board.PERMIT_TILES[t]
     cities = "/".join(board.CITY_LETTERS[c] for c in tile.cities)
     return f"{t} {cities} " + " ".join(f"{k}+{v}" for k, v in tile.bonus.items())
-
-
-def _play(state, seed, steps):
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
 
 
 def test_module_doctests_run_and_pass():
@@ -98,7 +90,7 @@ def test_new_game(players):
 
 
 def test_view_hides_other_hands():
-    s = _play(State.new_game(GameConfig(players=3), seed=8), seed=8, steps=40)
+    s = play_random(State.new_game(GameConfig(players=3), seed=8), seed=8, steps=40)
     raw = s.to_raw()
     v = s.view(1)
     text = render_state(v)

@@ -42,13 +42,7 @@ COAST, HILLS, MOUNTAINS = 0, 1, 2
 def board4(**kw) -> Pos:
     """Four players, default layout ABA, known balconies (pool: no white, one black, one
     purple, two orange, pink and cyan)."""
-    return (
-        Pos(**kw)
-        .balcony("coast", ["white", "white", "black", "orange"])
-        .balcony("hills", ["black", "orange", "pink", "purple"])
-        .balcony("mountains", ["purple", "cyan", "cyan", "white"])
-        .balcony("king", ["white", "black", "pink", "purple"])
-    )
+    return Pos(**kw).known_councils()
 
 
 # -- elect ---------------------------------------------------------------------------------

@@ -51,10 +51,7 @@ def base(**kw) -> Pos:
     hand (not yet used), a coast council W W K O it can pay with 4 cards."""
     return (
         Pos(**kw)
-        .balcony("coast", ["white", "white", "black", "orange"])
-        .balcony("hills", ["black", "orange", "pink", "purple"])
-        .balcony("mountains", ["purple", "cyan", "cyan", "white"])
-        .balcony("king", ["white", "black", "pink", "purple"])
+        .known_councils()
         .hand(0, white=2, black=1, orange=1, cyan=2)
         .coins(0, 10)
         .assistants(0, 1)

@@ -9,6 +9,7 @@ import random
 from functools import cache
 
 import pytest
+from positions import play_random
 
 from council.engine import GameConfig, State
 from council.engine.board import PERMIT_TILES, city_index
@@ -25,13 +26,7 @@ from council.engine.serialize import (
 
 def _play(state: State, seed: int, actions: int) -> State:
     """Play up to `actions` uniformly random legal actions (Python RNG) on a copy."""
-    s = state.clone()
-    rng = random.Random(seed)
-    for _ in range(actions):
-        if s.is_terminal():
-            break
-        s.apply(rng.choice(s.legal_actions()))
-    return s
+    return play_random(state.clone(), seed, actions)
 
 
 def _find(config: GameConfig, seed: int, pred) -> State:
