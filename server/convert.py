@@ -36,27 +36,14 @@ def config_to_json(msg: pb.GameConfig) -> dict:
 
 
 def _cards(msg: pb.CardCounts) -> dict:
-    return {
-        "white": msg.white,
-        "black": msg.black,
-        "orange": msg.orange,
-        "pink": msg.pink,
-        "purple": msg.purple,
-        "cyan": msg.cyan,
-        "joker": msg.joker,
-    }
+    return {k: getattr(msg, k) for k in CARD_KINDS}
 
 
 def _board_json(b: pb.Board) -> dict:
     d: dict = {"king_city": b.king_city, "city_tokens": dict(b.city_tokens)}
     if b.HasField("balconies"):
         bal = b.balconies
-        d["balconies"] = {
-            "coast": list(bal.coast),
-            "hills": list(bal.hills),
-            "mountains": list(bal.mountains),
-            "king": list(bal.king),
-        }
+        d["balconies"] = {b: list(getattr(bal, b)) for b in _BALCONIES}
     if b.HasField("pool"):
         d["pool"] = {k: getattr(b.pool, k) for k in COLOURS}
     if b.HasField("permit_decks"):
