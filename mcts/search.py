@@ -183,11 +183,8 @@ class Search:
         stop: StopFlag | None = None,
     ) -> Search:
         """Perfect-information UCT on a full state (hidden cards visible): a yardstick and
-        the inner search of PIMC; the service never builds one from a true state."""
-        if state.is_view:
-            raise ValueError("search_full_state takes a full state")
-        if state.is_terminal():
-            raise ValueError("the game is over")
+        the inner search of PIMC; the service never builds one from a true state. The
+        compiled tree refuses a view or a finished game."""
         return cls(state, _search.FIXED, config, seed, max_nodes, threads, stop)
 
     @property
