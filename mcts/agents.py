@@ -25,6 +25,7 @@ from council.mcts.search import (
     DEFAULT_KIND_WEIGHTS,
     SearchConfig,
     SearchLimits,
+    SearchResult,
     search,
     search_full_state,
 )
@@ -90,8 +91,12 @@ class ISMCTSAgent:
     sees_true_state: ClassVar[bool] = False
 
     def act(self, view: State, seed: int) -> int:
+        return self.analyse(view, seed).action
+
+    def analyse(self, view: State, seed: int) -> SearchResult:
+        """The whole search result behind ``act`` (root visits and values, for self-play)."""
         limits = SearchLimits(iterations=self.iterations, time_s=self.time_s, threads=self.threads)
-        return search(view, limits, _config(self.settings), seed=seed).action
+        return search(view, limits, _config(self.settings), seed=seed)
 
 
 @dataclass(frozen=True)
