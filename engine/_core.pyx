@@ -13,8 +13,10 @@ from council.engine import board as _board
 cdef extern from *:
     """
     #define compiler_barrier(p) __asm__ __volatile__("" : : "r"(p) : "memory")
+    #define PAY_HIGH_BITS 0x0080808080808080ULL
     """
     void compiler_barrier(void* p) nogil
+    const uint64_t PAY_HIGH_BITS   # bit 7 of each card kind's byte in PAY_PACKED
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
     int popcount32 "__builtin_popcount"(unsigned int) nogil
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
@@ -53,6 +55,10 @@ cdef enum:
     B_NOBILITY = 4
     B_MAIN = 5
 
+# Payments packed one byte per card kind (joker in byte 6), for the one-subtraction fit
+# test of legal_actions; PAY_SIZE_START[size] is the first payment of that size.
+cdef uint64_t PAY_PACKED[N_PAYMENTS]
+cdef int16_t PAY_SIZE_START[6]
 
 def _fill_tables():
     keys = _board.BONUS_KEYS
@@ -133,8 +139,14 @@ def _fill_tables():
     assert len(payments) == N_PAYMENTS
     for i, p in enumerate(payments):
         PAY_SIZE[i] = sum(p)
+        PAY_PACKED[i] = 0
         for k in range(N_CARD_KINDS):
             PAY_COUNTS[i][k] = p[k]
+            PAY_PACKED[i] |= (<uint64_t>p[k]) << (8 * k)
+    PAY_SIZE_START[0] = 0
+    PAY_SIZE_START[5] = N_PAYMENTS
+    for i in range(N_PAYMENTS - 1, -1, -1):
+        PAY_SIZE_START[PAY_SIZE[i]] = i
 
 
 _fill_tables()
@@ -421,18 +433,43 @@ cdef int payment_cost(int pay) noexcept nogil:
     return COUNCIL_COST[PAY_SIZE[pay]] + PAY_COUNTS[pay][JOKER]
 
 
-cdef bint payment_fits(GameState* s, int p, int b, int pay, int budget) noexcept nogil:
-    cdef int counts[N_COLOURS]
-    cdef int k
-    if payment_cost(pay) > budget:
-        return False
-    if PAY_COUNTS[pay][JOKER] > s.hand[p][JOKER]:
-        return False
-    council_colour_counts(s, b, counts)
+cdef int list_payments(GameState* s, int p, int b, int budget, int* out) noexcept nogil:
+    """Write A_PAY + k for every payment p can make to balcony b with at most `budget`
+    coins, in increasing k; return how many.
+
+    The legal payments are the sub-multisets of (hand ∩ council) plus jokers, so the
+    council is counted once, and each payment is tested with one packed subtraction:
+    byte k of `fit` is 0x80 + the cards of kind k available, and it keeps its high bit
+    after subtracting the payment's byte exactly when the payment needs no more.
+    """
+    cdef int council[N_COLOURS]
+    cdef uint64_t avail = 0, fit
+    cdef int k, h, m, size, jokers, total = 0, n = 0
+    council_colour_counts(s, b, council)
     for k in range(N_COLOURS):
-        if PAY_COUNTS[pay][k] > counts[k] or PAY_COUNTS[pay][k] > s.hand[p][k]:
-            return False
-    return True
+        h = s.hand[p][k]
+        m = council[k] if council[k] < h else h
+        avail |= (<uint64_t>m) << (8 * k)
+        total += m
+    h = s.hand[p][JOKER]
+    total += h
+    for size in range(1, 5):
+        if size > total:
+            break
+        # A payment costs its size's base plus 1 per joker: the budget caps the jokers.
+        jokers = budget - COUNCIL_COST[size]
+        if jokers < 0:
+            continue
+        if jokers > h:
+            jokers = h
+        if jokers > size:
+            jokers = size
+        fit = avail | ((<uint64_t>jokers) << (8 * JOKER)) | PAY_HIGH_BITS
+        for k in range(PAY_SIZE_START[size], PAY_SIZE_START[size + 1]):
+            if ((fit - PAY_PACKED[k]) & PAY_HIGH_BITS) == PAY_HIGH_BITS:
+                out[n] = A_PAY + k
+                n += 1
+    return n
 
 
 cdef int king_travel_cost(GameState* s, int city) noexcept nogil:
@@ -467,10 +504,7 @@ cdef int legal_actions(GameState* s, int* out) noexcept nogil:
             else:
                 b = KING_BALCONY
                 budget = s.coins[p] - king_travel_cost(s, arg)
-            for k in range(N_PAYMENTS):
-                if payment_fits(s, p, b, k, budget):
-                    out[n] = A_PAY + k
-                    n += 1
+            n = list_payments(s, p, b, budget, out)
         elif kind == P_TOKEN:
             eligible_token_cities(s, p, -1, &mask)
             for c in range(N_CITIES):
@@ -688,7 +722,15 @@ cdef void end_turn(GameState* s) noexcept nogil:
 cdef void drop_unplayable_pending(GameState* s) noexcept nogil:
     """Bonus choices with nothing to choose are lost (RULINGS 12, 21)."""
     cdef int buf[N_ACTIONS]
-    while s.pending_n > 0 and legal_actions(s, buf) == 0:
+    cdef int kind
+    while s.pending_n > 0:
+        kind = s.pending_kind[0]
+        # A payment is never empty (acquire and king are legal only when one fits), and
+        # listing the payments is the costly case: don't.
+        if kind == P_PAY_PERMIT or kind == P_PAY_KING:
+            return
+        if legal_actions(s, buf) > 0:
+            return
         pop_pending(s)
 
 
