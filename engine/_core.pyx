@@ -685,6 +685,15 @@ cdef void final_scoring(GameState* s) noexcept nogil:
         s.vp[p] += tiles_vp(s, p) + award[p]
 
 
+cdef void adjudicate(GameState* s) noexcept nogil:
+    """End an unfinished game now, scored as at the real end: decisions still pending are
+    dropped (the real end has none), then final scoring."""
+    while s.pending_n > 0:
+        pop_pending(s)
+    s.game_over = 1
+    final_scoring(s)
+
+
 cdef int provisional_vp(GameState* s, int p) noexcept nogil:
     """VP of a finished game; before the end, the track plus the bonus and king reward
     tiles held, which final scoring will add (RULINGS 17)."""
@@ -1150,6 +1159,23 @@ cdef class State:
         """1/k for each of k winners, 0 for the others; all zeros before the end."""
         w = self.winners()
         return [1.0 / len(w) if p in w else 0.0 for p in range(self.s.n_players)]
+
+    def adjudicated(self):
+        """A finished copy of this full state, scored as if the game ended now.
+
+        For games stopped before their end (a length cap): final scoring is applied exactly
+        as at the real end (the bonus and king reward tiles held, the nobility and
+        most-permit-tiles awards as they stand; RULINGS 17), decisions still pending are
+        dropped and the game is over, so ``scores()`` and ``winners()`` give the
+        adjudicated result with the usual tie-break (RULINGS 9). This state is left
+        unchanged; a finished one comes back as a plain copy. A view is refused
+        (ValueError), as by the other rules queries.
+        """
+        self._require_full("adjudicated")
+        cdef State st = self.clone()
+        if not st.s.game_over:
+            adjudicate(&st.s)
+        return st
 
     # -- playouts ------------------------------------------------------------------------
     def random_playout(self, seed=None, int max_actions=1_000_000):
