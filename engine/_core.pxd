@@ -104,6 +104,38 @@ ctypedef struct GameState:
     int32_t action_count
     int8_t viewer                # -1: full state; else a view of that seat
 
+# Board tables, filled once from council.engine.board when _core is imported.
+cdef int8_t CITY_REGION[N_CITIES]
+cdef int8_t LAYOUT_COLOUR[8][N_CITIES]          # -1 = king's city
+cdef int8_t LAYOUT_KING[8]
+cdef int8_t LAYOUT_DIST[8][N_CITIES][N_CITIES]
+cdef uint16_t LAYOUT_ADJ[8][N_CITIES]          # neighbour bitmask
+cdef uint16_t LAYOUT_COLOUR_MASK[8][N_CITY_COLOURS]
+cdef uint16_t REGION_MASK[N_REGIONS]
+cdef int16_t TOKEN_BONUS[N_TOKENS][N_BONUS_KEYS]
+cdef uint8_t TOKEN_HAS_NOBILITY[N_TOKENS]
+cdef int16_t TILE_BONUS[N_TILES][N_BONUS_KEYS]
+cdef int8_t TILE_CITIES[N_TILES][3]             # -1 padded
+cdef int8_t TILE_NCITIES[N_TILES]
+cdef int16_t NOB_BONUS[NOBILITY_MAX + 1][N_BONUS_KEYS]
+cdef int8_t NOB_CHOICE[NOBILITY_MAX + 1]         # 0 or a P_* pending kind
+cdef int16_t BONUS_TILE_VP[N_BONUS_TILES]
+cdef int16_t KING_TILE_VP[N_KING_TILES]
+cdef int16_t COUNCIL_COST[5]
+cdef int8_t PAY_COUNTS[N_PAYMENTS][N_CARD_KINDS]
+cdef int8_t PAY_SIZE[N_PAYMENTS]
+cdef int16_t START_COINS[MAX_PLAYERS]
+cdef int16_t START_ASSISTANTS[MAX_PLAYERS]
+
+# Bonus key order in the tables: VP, coins, assistants, politics, nobility, main_action.
+cdef enum:
+    B_VP = 0
+    B_COINS = 1
+    B_ASSISTANTS = 2
+    B_POLITICS = 3
+    B_NOBILITY = 4
+    B_MAIN = 5
+
 cdef int legal_actions(GameState* s, int* out) noexcept nogil
 cdef bint is_legal(GameState* s, int action) noexcept nogil
 cdef void apply_action(GameState* s, int action) noexcept nogil

@@ -22,38 +22,8 @@ cdef extern from *:
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
 
 # ---------------------------------------------------------------------------------------
-# Board tables, filled once from council.engine.board at import.
-
-cdef int8_t CITY_REGION[N_CITIES]
-cdef int8_t LAYOUT_COLOUR[8][N_CITIES]          # -1 = king's city
-cdef int8_t LAYOUT_KING[8]
-cdef int8_t LAYOUT_DIST[8][N_CITIES][N_CITIES]
-cdef uint16_t LAYOUT_ADJ[8][N_CITIES]          # neighbour bitmask
-cdef uint16_t LAYOUT_COLOUR_MASK[8][N_CITY_COLOURS]
-cdef uint16_t REGION_MASK[N_REGIONS]
-cdef int16_t TOKEN_BONUS[N_TOKENS][N_BONUS_KEYS]
-cdef uint8_t TOKEN_HAS_NOBILITY[N_TOKENS]
-cdef int16_t TILE_BONUS[N_TILES][N_BONUS_KEYS]
-cdef int8_t TILE_CITIES[N_TILES][3]             # -1 padded
-cdef int8_t TILE_NCITIES[N_TILES]
-cdef int16_t NOB_BONUS[NOBILITY_MAX + 1][N_BONUS_KEYS]
-cdef int8_t NOB_CHOICE[NOBILITY_MAX + 1]         # 0 or a P_* pending kind
-cdef int16_t BONUS_TILE_VP[N_BONUS_TILES]
-cdef int16_t KING_TILE_VP[N_KING_TILES]
-cdef int16_t COUNCIL_COST[5]
-cdef int8_t PAY_COUNTS[N_PAYMENTS][N_CARD_KINDS]
-cdef int8_t PAY_SIZE[N_PAYMENTS]
-cdef int16_t START_COINS[MAX_PLAYERS]
-cdef int16_t START_ASSISTANTS[MAX_PLAYERS]
-
-# Bonus key order in the tables: VP, coins, assistants, politics, nobility, main_action.
-cdef enum:
-    B_VP = 0
-    B_COINS = 1
-    B_ASSISTANTS = 2
-    B_POLITICS = 3
-    B_NOBILITY = 4
-    B_MAIN = 5
+# Board tables (declared in _core.pxd, so the search reads the same ones), filled once
+# from council.engine.board at import.
 
 # Payments packed one byte per card kind (joker in byte 6), for the one-subtraction fit
 # test of legal_actions; PAY_SIZE_START[size] is the first payment of that size.

@@ -25,6 +25,7 @@ from council.engine._core cimport (
     A_QUICK_ELECT, A_EXTRA_MAIN, A_PAY, A_CHOOSE_TOKEN, A_CHOOSE_FREE_PERMIT,
     A_CHOOSE_PERMIT_BONUS,
 )
+from council.mcts._evaluation cimport ValueNet, value_win_chances, fill_value_net
 
 cdef extern from *:
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
@@ -33,6 +34,13 @@ cdef enum:
     MODE_INFOSET = 0
     MODE_FIXED = 1
     N_KINDS = 13
+
+# Leaf evaluators: the hand-set heuristic of version 0.1, or the learned value model.
+cdef enum:
+    EVAL_HEURISTIC = 0
+    EVAL_LEARNED = 1
+
+EVALUATORS = ("heuristic", "learned")
 
 # Action kinds, in action-id order (see council.engine.actions).
 cdef enum:
@@ -55,6 +63,7 @@ KIND_NAMES = ("end_turn", "elect", "acquire", "build_permit", "build_king", "eng
               "choose_free_permit", "choose_permit_bonus")
 
 ctypedef struct Params:
+    int evaluator                 # EVAL_HEURISTIC or EVAL_LEARNED (win chances at the leaves)
     double c_uct                  # exploration constant of UCB1
     int rollout_actions           # actions played after the tree before evaluating; -1: to the end
     int uniform_rollout           # 1: uniformly random rollout actions instead of the policy
@@ -202,6 +211,7 @@ cdef void evaluate(GameState* st, Params* P, double* win, double* margin) noexce
 
 cdef int fill_params(Params* P, dict params) except -1:
     """Copy a SearchConfig's params() dict into the C struct."""
+    P.evaluator = EVALUATORS.index(params["evaluator"])
     P.c_uct = params["c_uct"]
     P.rollout_actions = params["rollout_actions"]
     P.uniform_rollout = params["uniform_rollout"]
@@ -242,6 +252,7 @@ cdef class Tree:
     cdef GameState root
     cdef int mode
     cdef Params P
+    cdef ValueNet net
     cdef uint64_t rng
     cdef public long long iterations
     cdef public double elapsed
@@ -254,7 +265,7 @@ cdef class Tree:
         self.nodes = NULL
 
     def __init__(self, State root, int mode, dict params, uint64_t seed, int max_nodes,
-                 StopFlag stop=None):
+                 StopFlag stop=None, value_model=None):
         if max_nodes < 1:
             raise ValueError("max_nodes must be at least 1")
         if mode == MODE_INFOSET and root.s.viewer < 0:
@@ -281,6 +292,10 @@ cdef class Tree:
         self.nodes[0].player = -1
         self.stop = stop if stop is not None else StopFlag()
         fill_params(&self.P, params)
+        if self.P.evaluator == EVAL_LEARNED:
+            if value_model is None:
+                raise ValueError("the learned evaluator needs a value model")
+            fill_value_net(&self.net, value_model)
         memset(self.stamp, 0, sizeof(self.stamp))
         self.generation = 0
 
@@ -376,6 +391,8 @@ cdef class Tree:
             apply_action(&st, policy_pick(&st, actions, n, P, &st.rng))
             steps += 1
         evaluate(&st, P, win, margin)
+        if P.evaluator == EVAL_LEARNED and not st.game_over:
+            value_win_chances(&st, &self.net, win)
         for i in range(st.n_players):
             reward[i] = ((1.0 - P.margin_weight) * win[i]
                          + P.margin_weight * (0.5 + 0.5 * tanh(margin[i] / P.margin_scale)))

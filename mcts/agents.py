@@ -20,9 +20,11 @@ from dataclasses import dataclass, fields, replace
 from typing import ClassVar
 
 from council.engine import State
-from council.mcts import _search
+from council.mcts import _evaluation, _search
+from council.mcts.features import FEATURE_NAMES
 from council.mcts.search import (
     DEFAULT_KIND_WEIGHTS,
+    V1_CONFIG,
     SearchConfig,
     SearchLimits,
     SearchResult,
@@ -89,6 +91,7 @@ class ISMCTSAgent:
     settings: tuple = ()  # SearchConfig overrides as sorted (name, value) pairs
 
     sees_true_state: ClassVar[bool] = False
+    base_config: ClassVar[SearchConfig] = SearchConfig()
 
     def act(self, view: State, seed: int) -> int:
         return self.analyse(view, seed).action
@@ -96,7 +99,14 @@ class ISMCTSAgent:
     def analyse(self, view: State, seed: int) -> SearchResult:
         """The whole search result behind ``act`` (root visits and values, for self-play)."""
         limits = SearchLimits(iterations=self.iterations, time_s=self.time_s, threads=self.threads)
-        return search(view, limits, _config(self.settings), seed=seed)
+        return search(view, limits, _config(self.settings, self.base_config), seed=seed)
+
+
+@dataclass(frozen=True)
+class ISMCTSv1Agent(ISMCTSAgent):
+    """Version 0.1's IS-MCTS, frozen (``V1_CONFIG``): the baseline of every strength figure."""
+
+    base_config: ClassVar[SearchConfig] = V1_CONFIG
 
 
 @dataclass(frozen=True)
@@ -142,10 +152,68 @@ class CheatingMCTS:
         return search_full_state(state, limits, _config(self.settings), seed=seed).action
 
 
+# The expert's hand-set weights (VP-equivalents per unit of each feature; FEATURE_NAMES).
+EXPERT_WEIGHTS: dict[str, float] = {
+    "vp": 1.0,
+    "awards": 0.6,
+    "coins": 0.35,
+    "assistants": 0.9,
+    "cards": 0.6,
+    "emporia": 5.0,
+    "permits_unused": 1.0,
+    "nobility": 0.6,
+    "permit_cities": 2.0,
+    "permit_cities_affordable": 0.5,
+    "group_progress": 0.6,
+    "groups_one_short": 2.0,
+    "token_reach": 0.3,
+    "region_councils_payable": 1.0,
+    "king_council_payable": 0.5,
+    "faceup_affordable": 0.3,
+    "king_reachable": 0.1,
+    "council_matched": 0.3,
+    "to_move": 0.0,
+    "main_left_now": 4.0,
+    "vp_x_prog": 1.0,
+    "emporia_x_prog": 3.0,
+    "permit_cities_x_prog": -1.5,
+    "coins_x_prog": -0.2,
+    "cards_x_prog": -0.3,
+    "assistants_x_prog": -0.4,
+    "group_progress_x_prog": 0.5,
+    "nobility_x_prog": 0.0,
+    "permits_unused_x_prog": -0.5,
+    "emporia_lead_x_prog": 2.0,
+    "vp_x_ending": 3.0,
+    "emporia_x_ending": 0.0,
+}
+
+
+@dataclass(frozen=True)
+class ExpertAgent:
+    """A hand-written planner: every legal action (with the seat's own follow-up decisions
+    at their best) is valued by hand-set weights over the position features of
+    ``council.mcts.features`` (the race to the 10th emporium, bonus races, open cities,
+    linked tokens, council fit...), relative to the best opponent. The sparring partner and
+    the teacher of the learned models; about a millisecond a decision."""
+
+    settings: tuple = ()  # weight overrides as sorted (feature name, value) pairs
+
+    sees_true_state: ClassVar[bool] = False
+
+    def act(self, view: State, seed: int) -> int:
+        weights = dict(EXPERT_WEIGHTS)
+        weights.update(self.settings)
+        world = view.determinize(seed)
+        return _evaluation.expert_choice(world, [weights[name] for name in FEATURE_NAMES])
+
+
 AGENTS = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
+    "expert": ExpertAgent,
     "ismcts": ISMCTSAgent,
+    "ismcts-v1": ISMCTSv1Agent,
     "pimc": PIMCAgent,
     "cheat": CheatingMCTS,
 }
@@ -156,26 +224,35 @@ SEARCH_SETTINGS = {f.name: f.type for f in fields(SearchConfig) if f.name != "ki
 }
 
 
-def _config(settings: tuple) -> SearchConfig:
-    """SearchConfig from (name, value) overrides; ``kind_X`` sets one rollout weight."""
+def _config(settings: tuple, base: SearchConfig = SearchConfig()) -> SearchConfig:
+    """``base`` with (name, value) overrides; ``kind_X`` sets one rollout weight."""
     plain = {k: v for k, v in settings if not k.startswith("kind_")}
-    weights = dict(DEFAULT_KIND_WEIGHTS)
+    weights = dict(base.kind_weights)
     weights.update({k[len("kind_") :]: v for k, v in settings if k.startswith("kind_")})
-    return SearchConfig(**plain, kind_weights=weights).validate()
+    return replace(base, **plain, kind_weights=weights).validate()
+
+
+def _setting_types(cls) -> dict[str, str]:
+    """The ``key=value`` settings an agent class takes besides its fields."""
+    if cls is ExpertAgent:
+        return {name: "float" for name in FEATURE_NAMES}
+    if "settings" in {f.name for f in fields(cls)}:
+        return SEARCH_SETTINGS
+    return {}
 
 
 def parse_agent(spec: str):
     """Build an agent from ``name[:key=value,...]``, e.g. ``pimc:worlds=4,time_s=0.1``.
 
     Search agents also take any SearchConfig setting (``c_uct=0.5``, ``rollout_actions=20``,
-    ``kind_build_permit=6``...).
+    ``kind_build_permit=6``...); the expert takes feature weights (``emporia=6``).
     """
     name, _, options = spec.strip().partition(":")
     if name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; choose from {', '.join(AGENTS)}")
     cls = AGENTS[name]
     types = {f.name: f.type for f in fields(cls) if f.name != "settings"}
-    searches = "settings" in {f.name for f in fields(cls)}
+    setting_types = _setting_types(cls)
     kwargs, settings = {}, {}
     for item in filter(None, options.split(",")):
         key, sep, value = item.partition("=")
@@ -184,22 +261,26 @@ def parse_agent(spec: str):
                 kwargs[key] = None
             else:
                 kwargs[key] = float(value) if "float" in str(types[key]) else int(value)
-        elif sep and searches and key in SEARCH_SETTINGS:
-            settings[key] = int(value) if SEARCH_SETTINGS[key] == "int" else float(value)
+        elif sep and key in setting_types:
+            kind = setting_types[key]
+            settings[key] = (
+                int(value) if kind == "int" else value if kind == "str" else float(value)
+            )
         else:
-            known = sorted(types) + (sorted(SEARCH_SETTINGS) if searches else [])
+            known = sorted(types) + sorted(setting_types)
             raise ValueError(f"{name}: unknown option {item!r}; options are {known}")
-    if searches and "time_s" in kwargs and "iterations" not in kwargs:
+    if "time_s" in types and "time_s" in kwargs and "iterations" not in kwargs:
         kwargs["iterations"] = None  # a time budget alone replaces the default iterations
     if settings:
-        _config(tuple(settings.items()))  # reject bad values now, not mid-game
+        if setting_types is SEARCH_SETTINGS:
+            _config(tuple(settings.items()), getattr(cls, "base_config", SearchConfig()))
         kwargs["settings"] = tuple(sorted(settings.items()))
     return replace(cls(), **kwargs)
 
 
 def agent_label(agent) -> str:
     """Short stable label, e.g. ``ismcts(iterations=500)`` (non-default settings only)."""
-    name = next(k for k, v in AGENTS.items() if isinstance(agent, v))
+    name = next(k for k, v in AGENTS.items() if type(agent) is v)
     default = type(agent)()
     changed = []
     for f in fields(agent):

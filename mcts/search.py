@@ -10,12 +10,14 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from dataclasses import asdict, dataclass, field
 
 from council.engine import State
 from council.mcts import _search
+from council.mcts.value_model import DEFAULT_MODEL_PATH, ValueModel
 
 DEFAULT_KIND_WEIGHTS = {
     "end_turn": 4.0,
@@ -38,6 +40,8 @@ DEFAULT_KIND_WEIGHTS = {
 class SearchConfig:
     """How the search plays and evaluates (defaults tuned by measured strength, see README)."""
 
+    evaluator: str = "heuristic"  # leaf win chances: "heuristic" (0.1) or "learned"
+    value_model: str = ""  # the learned evaluator's model file; "" = the shipped one
     c_uct: float = 0.35
     rollout_actions: int = 10  # rollout length after the tree; -1 plays to the end
     uniform_rollout: int = 0  # 1: uniformly random rollouts (for comparison)
@@ -57,6 +61,10 @@ class SearchConfig:
         return asdict(self)
 
     def validate(self) -> SearchConfig:
+        if self.evaluator not in _search.EVALUATORS:
+            raise ValueError(
+                f"evaluator: must be one of {', '.join(_search.EVALUATORS)}, got {self.evaluator!r}"
+            )
         if not self.c_uct >= 0:
             raise ValueError(f"c_uct: must be >= 0, got {self.c_uct}")
         if self.rollout_actions < -1:
@@ -71,6 +79,42 @@ class SearchConfig:
         if any(not w >= 0 for w in self.kind_weights.values()):
             raise ValueError("kind_weights: weights must be >= 0")
         return self
+
+
+# Version 0.1's search, frozen as the baseline every change is measured against (the agent
+# ``ismcts-v1``): the hand-set heuristic evaluation with its tuned settings, written out so
+# that changing the defaults above never changes it.
+V1_CONFIG = SearchConfig(
+    evaluator="heuristic",
+    c_uct=0.35,
+    rollout_actions=10,
+    uniform_rollout=0,
+    temperature=12.0,
+    margin_weight=0.5,
+    margin_scale=15.0,
+    pay_decay=0.3,
+    w_coins=0.15,
+    w_assistants=0.3,
+    w_cards=0.3,
+    w_emporium=4.0,
+    w_permit_unused=1.5,
+    w_nobility=0.3,
+    kind_weights={
+        "end_turn": 4.0,
+        "elect": 1.0,
+        "acquire": 3.0,
+        "build_permit": 8.0,
+        "build_king": 4.0,
+        "engage": 0.2,
+        "change": 0.1,
+        "quick_elect": 0.2,
+        "extra_main": 1.0,
+        "pay": 1.0,
+        "choose_token": 1.0,
+        "choose_free_permit": 1.0,
+        "choose_permit_bonus": 1.0,
+    },
+)
 
 
 @dataclass(frozen=True)
@@ -125,6 +169,13 @@ class SearchResult:
 StopFlag = _search.StopFlag
 
 
+@functools.cache
+def value_model(path: str = "") -> ValueModel:
+    """The learned value model at ``path`` ("" = the one shipped in the package), loaded
+    once per process."""
+    return ValueModel.load(path or DEFAULT_MODEL_PATH)
+
+
 def _thread_seed(seed: int, thread: int) -> int:
     return (seed * 0x9E3779B1 + thread * 0x85EBCA77) & 0xFFFFFFFFFFFFFFFF
 
@@ -142,13 +193,21 @@ class Search:
             raise ValueError(f"max_nodes: must be >= 1, got {max_nodes}")
         if not 1 <= threads <= 64:
             raise ValueError(f"threads: must be in 1..64, got {threads}")
-        params = (config or SearchConfig()).validate().params()
+        config = (config or SearchConfig()).validate()
+        params = config.params()
+        model = value_model(config.value_model) if config.evaluator == "learned" else None
         self.seed = seed
         self.stop = stop if stop is not None else StopFlag()
         self.elapsed_s = 0.0
         self._trees = [
             _search.Tree(
-                root, mode, params, _thread_seed(seed, t), max(1, max_nodes // threads), self.stop
+                root,
+                mode,
+                params,
+                _thread_seed(seed, t),
+                max(1, max_nodes // threads),
+                self.stop,
+                model,
             )
             for t in range(threads)
         ]

@@ -1,0 +1,24 @@
+# Position evaluation shared by the search, the expert agent and the learned value model:
+# per-seat features of a full state, the learned value network, the expert's planner.
+
+from council.engine._core cimport GameState, MAX_PLAYERS
+
+cdef enum:
+    N_FEATURES = 32
+    MAX_HIDDEN = 64
+
+ctypedef struct ValueNet:
+    # Per-seat score s_p = w . z_p (hidden == 0) or w2 . tanh(W1 z_p + b1), with
+    # z_p = (features_p - mean) / scale; win chances are the softmax of s over the seats.
+    int hidden
+    double mean[N_FEATURES]
+    double scale[N_FEATURES]
+    double w[N_FEATURES]
+    double w1[MAX_HIDDEN][N_FEATURES]
+    double b1[MAX_HIDDEN]
+    double w2[MAX_HIDDEN]
+
+cdef void seat_features(GameState* s, double out[][N_FEATURES]) noexcept nogil
+cdef void value_win_chances(GameState* s, ValueNet* net, double* win) noexcept nogil
+cdef int expert_action(GameState* s, double* weights) noexcept nogil
+cdef int fill_value_net(ValueNet* net, object model) except -1

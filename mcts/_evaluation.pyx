@@ -1,0 +1,379 @@
+"""Position evaluation: per-seat features, the learned value network, the expert planner.
+
+``seat_features`` describes each seat of a full state by what wins Council of Four: VP and
+the end awards, the resources, the race to the 10th emporium, the region and colour bonus
+races (with the king tile on top), the cities the held permits still open, the tokens the
+next build would link, how the hand fits the four councils and what the king can reach.
+The learned value model scores each seat from its row and takes the softmax over seats;
+the expert agent weighs the same rows by hand and plans one decision ahead. Everything
+runs without the GIL, so the search calls it at its leaves.
+"""
+
+from libc.math cimport exp, tanh
+from libc.stdint cimport uint16_t, uint64_t
+
+from council.engine._core cimport (
+    GameState, State, legal_actions, apply_action, provisional_vp, end_awards, winners_mask,
+    min_payment_cost, king_travel_cost,
+    MAX_PLAYERS, N_ACTIONS, N_CITIES, N_REGIONS, N_CITY_COLOURS, N_TILES, N_TOKENS,
+    N_BONUS_KEYS, N_KING_TILES, KING_BALCONY, MAX_EMPORIUMS,
+    REGION_MASK, LAYOUT_COLOUR_MASK, LAYOUT_ADJ, TOKEN_BONUS, TILE_CITIES, TILE_NCITIES,
+    BONUS_TILE_VP, KING_TILE_VP, A_END_TURN,
+)
+
+cdef extern from *:
+    int popcount64 "__builtin_popcountll"(unsigned long long) nogil
+
+# Feature indices; FEATURE_NAMES below lists them in this order.
+cdef enum:
+    F_VP = 0
+    F_AWARDS
+    F_COINS
+    F_ASSISTANTS
+    F_CARDS
+    F_EMPORIA
+    F_PERMITS_UNUSED
+    F_NOBILITY
+    F_PERMIT_CITIES
+    F_PERMIT_CITIES_AFFORDABLE
+    F_GROUP_PROGRESS
+    F_GROUPS_ONE_SHORT
+    F_TOKEN_REACH
+    F_REGION_COUNCILS_PAYABLE
+    F_KING_COUNCIL_PAYABLE
+    F_FACEUP_AFFORDABLE
+    F_KING_REACHABLE
+    F_COUNCIL_MATCHED
+    F_TO_MOVE
+    F_MAIN_LEFT_NOW
+    F_VP_X_PROG
+    F_EMPORIA_X_PROG
+    F_PERMIT_CITIES_X_PROG
+    F_COINS_X_PROG
+    F_CARDS_X_PROG
+    F_ASSISTANTS_X_PROG
+    F_GROUP_PROGRESS_X_PROG
+    F_NOBILITY_X_PROG
+    F_PERMITS_UNUSED_X_PROG
+    F_EMPORIA_LEAD_X_PROG
+    F_VP_X_ENDING
+    F_EMPORIA_X_ENDING
+
+FEATURE_NAMES = (
+    "vp", "awards", "coins", "assistants", "cards", "emporia", "permits_unused", "nobility",
+    "permit_cities", "permit_cities_affordable", "group_progress", "groups_one_short",
+    "token_reach", "region_councils_payable", "king_council_payable", "faceup_affordable",
+    "king_reachable", "council_matched", "to_move", "main_left_now",
+    "vp_x_prog", "emporia_x_prog", "permit_cities_x_prog", "coins_x_prog", "cards_x_prog",
+    "assistants_x_prog", "group_progress_x_prog", "nobility_x_prog",
+    "permits_unused_x_prog", "emporia_lead_x_prog", "vp_x_ending", "emporia_x_ending",
+)
+assert len(FEATURE_NAMES) == N_FEATURES
+
+# What one unit of each bonus key is worth in VP when a token's value is summed up
+# (VP, coins, assistants, politics card, nobility step, extra main action).
+cdef double BONUS_WORTH[N_BONUS_KEYS]
+BONUS_WORTH[:] = [1.0, 0.4, 1.0, 0.8, 1.2, 3.0]
+
+cdef double TOKEN_WORTH[N_TOKENS]
+cdef int _t, _k
+for _t in range(N_TOKENS):
+    TOKEN_WORTH[_t] = 0.0
+    for _k in range(N_BONUS_KEYS):
+        TOKEN_WORTH[_t] += TOKEN_BONUS[_t][_k] * BONUS_WORTH[_k]
+
+cdef enum:
+    TERMINAL_WIN = 100000     # expert values of finished games: beyond any position value
+
+
+cdef double linked_token_worth(GameState* s, int p, int city) noexcept nogil:
+    """Worth of the tokens p would gain by building in `city`: its token and those of the
+    cities linked to it through p's emporiums (RULINGS 11)."""
+    cdef uint16_t own = s.emporia[p], visited = 1 << city, frontier = 1 << city, nxt
+    cdef int c
+    cdef double total = 0.0
+    while frontier:
+        nxt = 0
+        for c in range(N_CITIES):
+            if (frontier >> c) & 1:
+                if s.city_token[c] >= 0:
+                    total += TOKEN_WORTH[s.city_token[c]]
+                nxt |= LAYOUT_ADJ[s.layout][c] & own
+        frontier = nxt & ~visited
+        visited |= frontier
+    return total
+
+
+cdef void seat_features(GameState* s, double out[][N_FEATURES]) noexcept nogil:
+    """Fill one feature row per seat of a full state (a determinization in the search)."""
+    cdef int n = s.n_players, p, q, c, b, r, slot, tile, i, g, owned, size, cost, kc
+    cdef int occupied[N_CITIES]
+    cdef int award[MAX_PLAYERS]
+    cdef uint16_t mask, open_cities, group
+    cdef uint64_t tiles
+    cdef double prog, value, best_reach, king_tile, ending
+    cdef int max_emporia = 0, payable
+    cdef double* f
+    end_awards(s, award)
+    for c in range(N_CITIES):
+        occupied[c] = (s.neutral >> c) & 1
+        for q in range(n):
+            occupied[c] += (s.emporia[q] >> c) & 1
+    for q in range(n):
+        if s.emporia_n[q] > max_emporia:
+            max_emporia = s.emporia_n[q]
+    prog = max_emporia / <double>MAX_EMPORIUMS
+    ending = 1.0 if s.end_trigger >= 0 else 0.0
+    king_tile = KING_TILE_VP[s.king_tiles_taken] if s.king_tiles_taken < N_KING_TILES else 0.0
+    for p in range(n):
+        f = out[p]
+        f[F_VP] = provisional_vp(s, p)
+        f[F_AWARDS] = award[p]
+        f[F_COINS] = s.coins[p]
+        f[F_ASSISTANTS] = s.assistants[p]
+        f[F_CARDS] = s.hand_n[p]
+        f[F_EMPORIA] = s.emporia_n[p]
+        f[F_PERMITS_UNUSED] = popcount64(s.permits_up[p])
+        f[F_NOBILITY] = s.nobility[p]
+        # Cities the unused permits still open, and the best tokens one of them links.
+        open_cities = 0
+        tiles = s.permits_up[p]
+        for tile in range(N_TILES):
+            if (tiles >> tile) & 1:
+                for i in range(TILE_NCITIES[tile]):
+                    open_cities |= 1 << TILE_CITIES[tile][i]
+        open_cities &= ~s.emporia[p]
+        f[F_PERMIT_CITIES] = popcount64(open_cities)
+        f[F_PERMIT_CITIES_AFFORDABLE] = 0
+        best_reach = 0.0
+        for c in range(N_CITIES):
+            if (open_cities >> c) & 1 and occupied[c] - ((s.emporia[p] >> c) & 1) <= s.assistants[p]:
+                f[F_PERMIT_CITIES_AFFORDABLE] += 1
+                value = linked_token_worth(s, p, c)
+                if value > best_reach:
+                    best_reach = value
+        f[F_TOKEN_REACH] = best_reach
+        # Region and colour bonus races, each worth its tile plus the next king tile.
+        f[F_GROUP_PROGRESS] = 0.0
+        f[F_GROUPS_ONE_SHORT] = 0
+        for g in range(N_REGIONS + N_CITY_COLOURS):
+            if not (s.bonus_tiles_left >> g) & 1:
+                continue
+            group = REGION_MASK[g] if g < N_REGIONS else LAYOUT_COLOUR_MASK[s.layout][g - N_REGIONS]
+            owned = popcount64(s.emporia[p] & group)
+            size = popcount64(group)
+            f[F_GROUP_PROGRESS] += (BONUS_TILE_VP[g] + king_tile) * owned * owned / (<double>size * size)
+            if size - owned == 1:
+                f[F_GROUPS_ONE_SHORT] += 1
+        # Councils the hand can pay now, the face-up tiles that opens, the king's reach.
+        f[F_REGION_COUNCILS_PAYABLE] = 0
+        f[F_FACEUP_AFFORDABLE] = 0
+        f[F_COUNCIL_MATCHED] = 0
+        for b in range(N_REGIONS + 1):
+            cost = min_payment_cost(s, p, b)
+            payable = 0 <= cost <= s.coins[p]
+            if cost >= 0:
+                f[F_COUNCIL_MATCHED] += 1
+            if b == KING_BALCONY:
+                f[F_KING_COUNCIL_PAYABLE] = payable
+                kc = cost
+            elif payable:
+                f[F_REGION_COUNCILS_PAYABLE] += 1
+                for slot in range(2):
+                    tile = s.face_up[b][slot]
+                    if tile < 0:
+                        continue
+                    for i in range(TILE_NCITIES[tile]):
+                        if not (s.emporia[p] >> TILE_CITIES[tile][i]) & 1:
+                            f[F_FACEUP_AFFORDABLE] += 1
+                            break
+        f[F_KING_REACHABLE] = 0
+        if kc >= 0:
+            for c in range(N_CITIES):
+                if ((s.emporia[p] >> c) & 1) == 0 and kc + king_travel_cost(s, c) <= s.coins[p] \
+                        and occupied[c] <= s.assistants[p]:
+                    f[F_KING_REACHABLE] += 1
+        f[F_TO_MOVE] = 1.0 if s.current == p else 0.0
+        f[F_MAIN_LEFT_NOW] = s.main_left if s.current == p else 0.0
+        f[F_VP_X_PROG] = f[F_VP] * prog
+        f[F_EMPORIA_X_PROG] = f[F_EMPORIA] * prog
+        f[F_PERMIT_CITIES_X_PROG] = f[F_PERMIT_CITIES] * prog
+        f[F_COINS_X_PROG] = f[F_COINS] * prog
+        f[F_CARDS_X_PROG] = f[F_CARDS] * prog
+        f[F_ASSISTANTS_X_PROG] = f[F_ASSISTANTS] * prog
+        f[F_GROUP_PROGRESS_X_PROG] = f[F_GROUP_PROGRESS] * prog
+        f[F_NOBILITY_X_PROG] = f[F_NOBILITY] * prog
+        f[F_PERMITS_UNUSED_X_PROG] = f[F_PERMITS_UNUSED] * prog
+        f[F_VP_X_ENDING] = f[F_VP] * ending
+        f[F_EMPORIA_X_ENDING] = f[F_EMPORIA] * ending
+    for p in range(n):
+        value = -MAX_EMPORIUMS
+        for q in range(n):
+            if q != p and s.emporia_n[q] - s.emporia_n[p] > value:
+                value = s.emporia_n[q] - s.emporia_n[p]
+        out[p][F_EMPORIA_LEAD_X_PROG] = -value * prog
+
+
+cdef double seat_score(ValueNet* net, double* f) noexcept nogil:
+    cdef int i, h
+    cdef double z[N_FEATURES]
+    cdef double s = 0.0, a
+    for i in range(N_FEATURES):
+        z[i] = (f[i] - net.mean[i]) / net.scale[i]
+    if net.hidden == 0:
+        for i in range(N_FEATURES):
+            s += net.w[i] * z[i]
+        return s
+    for h in range(net.hidden):
+        a = net.b1[h]
+        for i in range(N_FEATURES):
+            a += net.w1[h][i] * z[i]
+        s += net.w2[h] * tanh(a)
+    return s
+
+
+cdef void value_win_chances(GameState* s, ValueNet* net, double* win) noexcept nogil:
+    """Win chance of every seat of an unfinished full state by the learned model."""
+    cdef double rows[MAX_PLAYERS][N_FEATURES]
+    cdef double top = -1e300, z = 0.0
+    cdef int p, n = s.n_players
+    seat_features(s, rows)
+    for p in range(n):
+        win[p] = seat_score(net, rows[p])
+        if win[p] > top:
+            top = win[p]
+    for p in range(n):
+        win[p] = exp(win[p] - top)
+        z += win[p]
+    for p in range(n):
+        win[p] /= z
+
+
+cdef int fill_value_net(ValueNet* net, object model) except -1:
+    """Copy a council.mcts.value_model.ValueModel's arrays into the C struct."""
+    cdef int i, h
+    if len(model.mean) != N_FEATURES:
+        raise ValueError(f"value model has {len(model.mean)} features, the search {N_FEATURES}")
+    net.hidden = 0 if model.w1 is None else len(model.b1)
+    if net.hidden > MAX_HIDDEN:
+        raise ValueError(f"value model has {net.hidden} hidden units, at most {MAX_HIDDEN}")
+    for i in range(N_FEATURES):
+        net.mean[i] = model.mean[i]
+        net.scale[i] = model.scale[i] if model.scale[i] > 0 else 1.0
+        net.w[i] = 0.0 if model.w is None else model.w[i]
+    for h in range(net.hidden):
+        net.b1[h] = model.b1[h]
+        net.w2[h] = model.w2[h]
+        for i in range(N_FEATURES):
+            net.w1[h][i] = model.w1[i][h]
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# The expert: hand-set weights over the same features, one decision ahead.
+
+cdef double expert_value(GameState* s, int seat, double* weights) noexcept nogil:
+    """Seat's hand-weighted score minus the best opponent's; finished games beyond any."""
+    cdef double rows[MAX_PLAYERS][N_FEATURES]
+    cdef double score[MAX_PLAYERS]
+    cdef double best_other = -1e300
+    cdef int p, i, mask, n = s.n_players
+    if s.game_over:
+        mask = winners_mask(s)
+        for p in range(n):
+            if p != seat and s.vp[p] > best_other:
+                best_other = s.vp[p]
+        if (mask >> seat) & 1:
+            return TERMINAL_WIN / popcount64(mask) + s.vp[seat] - best_other
+        return -TERMINAL_WIN + s.vp[seat] - best_other
+    seat_features(s, rows)
+    for p in range(n):
+        score[p] = 0.0
+        for i in range(N_FEATURES):
+            score[p] += weights[i] * rows[p][i]
+        if p != seat and score[p] > best_other:
+            best_other = score[p]
+    return score[seat] - best_other
+
+
+cdef double plan_value(GameState* s, int seat, double* weights, int depth) noexcept nogil:
+    """Value of a position for `seat`, taking the seat's own follow-up decisions (a payment,
+    a bonus choice) at their best, so one ply covers a whole decision."""
+    cdef int actions[N_ACTIONS]
+    cdef int n, i
+    cdef double best, v
+    cdef GameState child
+    if s.game_over or s.current != seat or s.pending_n == 0 or depth >= 4:
+        return expert_value(s, seat, weights)
+    n = legal_actions(s, actions)
+    best = -1e300
+    for i in range(n):
+        child = s[0]
+        apply_action(&child, actions[i])
+        v = plan_value(&child, seat, weights, depth + 1)
+        if v > best:
+            best = v
+    return best
+
+
+cdef int expert_action(GameState* s, double* weights) noexcept nogil:
+    """The expert's choice in a full state (a determinization of its view): the legal
+    action whose resulting position it values most; ties go to the first in id order."""
+    cdef int actions[N_ACTIONS]
+    cdef int n = legal_actions(s, actions), i, best = -1, seat = s.current
+    cdef double best_value = -1e300, v
+    cdef GameState child
+    for i in range(n):
+        if actions[i] == A_END_TURN and not s.game_over:
+            # Ending is valued before the next player's draw, like the positions the other
+            # actions lead to, so a quick action is taken only when it is worth its cost.
+            v = expert_value(s, seat, weights)
+        else:
+            child = s[0]
+            apply_action(&child, actions[i])
+            v = plan_value(&child, seat, weights, 0)
+        if v > best_value:
+            best_value = v
+            best = actions[i]
+    return best
+
+
+# ---------------------------------------------------------------------------------------
+# Python entry points.
+
+def features(State state):
+    """Feature rows of a full state as a list of lists, one per seat."""
+    cdef double rows[MAX_PLAYERS][N_FEATURES]
+    if state.s.viewer >= 0:
+        raise ValueError("features need a full state (determinize a view first)")
+    seat_features(&state.s, rows)
+    return [[rows[p][i] for i in range(N_FEATURES)] for p in range(state.s.n_players)]
+
+
+def expert_choice(State world, weights):
+    """The expert's action in a full state with the given feature weights."""
+    cdef double w[N_FEATURES]
+    cdef int i
+    if world.s.viewer >= 0:
+        raise ValueError("the expert plans in a full state (determinize its view first)")
+    if world.s.game_over:
+        raise ValueError("the game is over")
+    if len(weights) != N_FEATURES:
+        raise ValueError(f"expert weights: need {N_FEATURES}, got {len(weights)}")
+    for i in range(N_FEATURES):
+        w[i] = weights[i]
+    with nogil:
+        i = expert_action(&world.s, w)
+    return i
+
+
+def value_win_chances_of(State state, model):
+    """Win chances of every seat of an unfinished full state by a ValueModel (the compiled
+    forward pass the search uses; the numpy one in value_model must agree)."""
+    cdef ValueNet net
+    cdef double win[MAX_PLAYERS]
+    if state.s.viewer >= 0:
+        raise ValueError("the value model needs a full state")
+    fill_value_net(&net, model)
+    value_win_chances(&state.s, &net, win)
+    return [win[p] for p in range(state.s.n_players)]
