@@ -224,8 +224,9 @@ SEARCH_SETTINGS = {f.name: f.type for f in fields(SearchConfig) if f.name != "ki
 }
 
 
-def _config(settings: tuple, base: SearchConfig = SearchConfig()) -> SearchConfig:
+def _config(settings: tuple, base: SearchConfig | None = None) -> SearchConfig:
     """``base`` with (name, value) overrides; ``kind_X`` sets one rollout weight."""
+    base = base or SearchConfig()
     plain = {k: v for k, v in settings if not k.startswith("kind_")}
     weights = dict(base.kind_weights)
     weights.update({k[len("kind_") :]: v for k, v in settings if k.startswith("kind_")})
