@@ -378,6 +378,133 @@ def _add_ladder(sub) -> None:
     p.set_defaults(func=ladder_report)
 
 
+# -- the learned value: self-play data and training ---------------------------------------
+
+
+def selfplay(args: argparse.Namespace) -> int:
+    """Play seeded self-play games into resumable .npz shards (docs/learning.md)."""
+    from council.mcts.selfplay import SelfPlayConfig, parse_players, run_selfplay
+
+    try:
+        config = SelfPlayConfig(
+            agents=tuple(args.agent or ["ismcts:iterations=300"]),
+            players=parse_players(args.players),
+            games=args.games,
+            shard_size=args.shard_size,
+            seed=args.seed,
+            max_turns=args.max_turns,
+            layout=args.layout,
+        ).validate()
+        summary = run_selfplay(
+            config,
+            args.out,
+            workers=args.workers,
+            ray_address=args.ray_address,
+            progress=not args.no_progress,
+        )
+    except ValueError as error:
+        print(f"council-ai selfplay: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(
+            "council-ai selfplay: interrupted; the finished shards are kept, "
+            "run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    print(json.dumps(summary.to_dict(), indent=2))
+    return 0
+
+
+def train(args: argparse.Namespace) -> int:
+    """Fit the value model to self-play data and print the held-out report (JSON)."""
+    try:
+        from council.mcts.train import report_json
+        from council.mcts.train import train as run_training
+    except ImportError as error:
+        print(f"council-ai train: {error} (pip install 'council-ai[train]')", file=sys.stderr)
+        return 2
+    try:
+        report = run_training(
+            args.data,
+            args.out,
+            hidden=args.hidden,
+            l2=args.l2,
+            seed=args.seed,
+            holdout=args.holdout,
+            max_iter=args.max_iter,
+            positions_per_game=args.positions_per_game,
+            report_png=args.report,
+        )
+    except ImportError as error:
+        print(f"council-ai train: {error} (pip install 'council-ai[train]')", file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as error:
+        print(f"council-ai train: {error}", file=sys.stderr)
+        return 2
+    text = report_json(report)
+    if args.json_out:
+        with open(args.json_out, "w") as f:
+            f.write(text + "\n")
+    print(text)
+    return 0
+
+
+def _add_learning(sub) -> None:
+    p = sub.add_parser(
+        "selfplay",
+        help="play seeded self-play games into resumable .npz shards (value-model data)",
+        description="Records every decision with more than one legal action: the full state, "
+        "per-seat features, outcomes, root values and visit distributions. Rerunning the "
+        "same command skips the shards already written. See docs/learning.md.",
+    )
+    p.add_argument(
+        "--agent",
+        action="append",
+        help="agent spec (as in 'council-ai arena'); once for all seats or once per seat, "
+        "rotated by game (default ismcts:iterations=300)",
+    )
+    p.add_argument("--players", default="2", help="seats per game: N or a list like 2,3,4")
+    p.add_argument("--games", type=int, required=True)
+    p.add_argument("--shard-size", type=int, default=100, help="games per shard file")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-turns", type=int, default=300, help="drop a game still going here")
+    p.add_argument("--layout", default="ABA")
+    p.add_argument("--out", required=True, help="data directory (shards and manifest.json)")
+    p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    p.add_argument(
+        "--ray-address",
+        help="run games as Ray tasks: 'auto' or HOST:PORT of a running cluster, "
+        "'local' for a private local instance",
+    )
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(func=selfplay)
+
+    p = sub.add_parser(
+        "train",
+        help="fit the learned value model to self-play data (needs the 'train' extra)",
+        description="Splits the games into training and held-out sets (seeded), fits by "
+        "L-BFGS-B, writes the model (.npz) and prints held-out log loss and Brier by game "
+        "phase against the 1/n and hand-made-evaluator baselines. See docs/learning.md.",
+    )
+    p.add_argument("data", nargs="+", help="self-play directories")
+    p.add_argument("--out", required=True, help="model file (.npz)")
+    p.add_argument("--hidden", type=int, default=0, help="hidden tanh units (0: linear)")
+    p.add_argument("--l2", type=float, default=1e-4, help="L2 penalty on the weights")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--holdout", type=float, default=0.2, help="share of games held out")
+    p.add_argument("--max-iter", type=int, default=1000, help="L-BFGS-B iterations")
+    p.add_argument(
+        "--positions-per-game",
+        type=int,
+        default=0,
+        help="keep a seeded sample of this many positions of each game (0: all)",
+    )
+    p.add_argument("--report", help="write the reliability plot (PNG) here")
+    p.add_argument("--json-out", help="also write the report (JSON) here")
+    p.set_defaults(func=train)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="council-ai", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -405,6 +532,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=arena)
 
     _add_ladder(sub)
+    _add_learning(sub)
 
     p = sub.add_parser(
         "serve",
