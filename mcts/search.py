@@ -164,9 +164,13 @@ class SearchResult:
     elapsed_s: float
     tree_nodes: int
     seed: int
+    forced: bool = False  # only one action was legal (answered without spending the budget)
 
 
 StopFlag = _search.StopFlag
+
+# Iterations spent on a position with a single legal action, whatever the budget.
+FORCED_MOVE_ITERATIONS = 32
 
 
 @functools.cache
@@ -199,6 +203,11 @@ class Search:
         self.seed = seed
         self.stop = stop if stop is not None else StopFlag()
         self.elapsed_s = 0.0
+        # With one legal action there is nothing to choose: a few iterations still estimate
+        # its value, but no budget is spent thinking (the legal actions of the seat to move
+        # are the same in every determinization of its view).
+        world = root.determinize(seed) if root.is_view else root
+        self.forced = len(world.legal_actions()) == 1
         self._trees = [
             _search.Tree(
                 root,
@@ -259,6 +268,11 @@ class Search:
             raise ValueError(f"iterations: must be >= 1, got {iterations}")
         if time_s is not None and not time_s >= 0:
             raise ValueError(f"time_s: must be >= 0, got {time_s}")
+        if self.forced:
+            if self.iterations >= FORCED_MOVE_ITERATIONS:
+                return 0
+            iterations = min(iterations or FORCED_MOVE_ITERATIONS, FORCED_MOVE_ITERATIONS)
+            time_s = None
         n = len(self._trees)
         if iterations is None:
             shares = [-1] * n
@@ -309,6 +323,7 @@ class Search:
             elapsed_s=self.elapsed_s,
             tree_nodes=sum(t.size for t in self._trees),
             seed=self.seed,
+            forced=self.forced,
         )
 
 

@@ -438,6 +438,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     def _reason(self, result, plan, stop, context, by_deadline) -> int:
         if stop.is_set():  # the call was cancelled (or timed out), or the server is stopping
             return pb.STOP_REASON_CANCELLED
+        if result.forced:
+            return pb.STOP_REASON_ONLY_MOVE
         if plan.iterations is not None and result.iterations >= plan.iterations:
             return pb.STOP_REASON_ITERATIONS
         return pb.STOP_REASON_DEADLINE if by_deadline else pb.STOP_REASON_TIME
@@ -587,6 +589,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 analysis.run(left_iterations, max(min(interval, left_time), 0.0))
                 done = (
                     stop.is_set()
+                    or analysis.forced
                     or analysis.elapsed_s >= time_s
                     or (plan.iterations is not None and analysis.iterations >= plan.iterations)
                 )

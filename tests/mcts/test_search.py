@@ -25,6 +25,8 @@ def midgame(players=4, seed=0, actions=60):
     rng = random.Random(seed)
     for _ in range(actions):
         state.apply(rng.choice(state.legal_actions()))
+    while len(state.legal_actions()) < 2:  # a position with a choice to search
+        state.apply(rng.choice(state.legal_actions()))
     return state
 
 
@@ -260,3 +262,21 @@ def test_full_state_search_needs_a_full_state():
         search_full_state(state.view(state.current_player), SearchLimits(iterations=10))
     result = search_full_state(state, SearchLimits(iterations=300), seed=1)
     assert result.action in state.legal_actions()
+
+
+def test_a_single_legal_action_is_answered_without_spending_the_budget():
+    from council.mcts.search import FORCED_MOVE_ITERATIONS
+
+    state = State.new_game(GameConfig(players=2), seed=21)
+    rng = random.Random(4)
+    while len(state.legal_actions()) != 1:
+        state.apply(rng.choice(state.legal_actions()))
+        assert not state.is_terminal()
+    view = state.view(state.current_player)
+    # A 30-second budget would give millions of iterations if it were spent.
+    result = search(view, SearchLimits(time_s=30.0), seed=1)
+    assert result.forced and result.action == state.legal_actions()[0]
+    assert result.iterations == FORCED_MOVE_ITERATIONS
+    assert result.candidates[0].visits == FORCED_MOVE_ITERATIONS
+    free = search(view, SearchLimits(iterations=5), seed=1)
+    assert free.forced and free.iterations == 5
