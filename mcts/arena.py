@@ -3,6 +3,12 @@
 A *lineup* names one agent per seat. Each deal (a game seed) is played once per rotation
 of the lineup, so every agent plays every seat on the same deals and seat luck cancels.
 
+Games have a length cap: one still running when its turn ``max_turns`` begins (the turn
+counter counts every seat's turns), or after ``max_actions`` actions, is adjudicated
+(``State.adjudicated()``: final scoring as if it ended there) instead of played on, so a
+stalling agent cannot hang a match. Adjudicated games count like the others and are
+flagged in the records and counted in the report.
+
 >>> from council.mcts.agents import GreedyAgent, RandomAgent
 >>> report = run_arena([GreedyAgent(), RandomAgent()], deals=2, seed=1, workers=1)
 >>> report.games, sorted(report.agents)
@@ -21,6 +27,9 @@ from dataclasses import dataclass, field
 from council.engine import GameConfig, State
 from council.mcts.agents import agent_label
 
+MAX_TURNS = 300  # every seat's turns together; real games end far sooner
+MAX_ACTIONS = 20_000  # also stops an agent that never ends its turn
+
 
 @dataclass(frozen=True)
 class GameRecord:
@@ -31,32 +40,61 @@ class GameRecord:
     winners: tuple[int, ...]
     actions: int
     turns: int
+    adjudicated: bool = False  # stopped at the length cap and scored as it stood
 
 
-def play_game(agents: Sequence, config: GameConfig, seed: int, max_actions: int = 20_000):
+def cap_reason(state: State, actions: int, max_turns: int, max_actions: int) -> str | None:
+    """Why an unfinished game stops here to be adjudicated, or None if it plays on."""
+    if state.turn >= max_turns:
+        return f"turn {state.turn} reached the cap of {max_turns} turns"
+    if actions >= max_actions:
+        return f"{actions} actions reached the cap of {max_actions} actions"
+    return None
+
+
+def play_game(
+    agents: Sequence,
+    config: GameConfig,
+    seed: int,
+    max_actions: int = MAX_ACTIONS,
+    max_turns: int = MAX_TURNS,
+):
     """Play one game; each agent sees only its seat's view unless it is a cheating yardstick.
 
-    Returns (final state, number of actions). ``max_actions`` guards against an agent
-    that never ends its turn; reaching it raises RuntimeError.
+    Returns (final state, number of actions). A game still running when turn ``max_turns``
+    begins, or after ``max_actions`` actions, is adjudicated there: the state returned is
+    ``State.adjudicated()`` of the position reached (``play_capped`` also says whether).
     """
+    state, actions, _ = play_capped(agents, config, seed, max_actions, max_turns)
+    return state, actions
+
+
+def play_capped(
+    agents: Sequence,
+    config: GameConfig,
+    seed: int,
+    max_actions: int = MAX_ACTIONS,
+    max_turns: int = MAX_TURNS,
+) -> tuple[State, int, bool]:
+    """``play_game``, returning (final state, number of actions, adjudicated)."""
     state = State.new_game(config, seed=seed)
     actions = 0
     while not state.is_terminal():
+        if cap_reason(state, actions, max_turns, max_actions) is not None:
+            return state.adjudicated(), actions, True
         seat = state.current_player
         agent = agents[seat]
         observed = state.clone() if agent.sees_true_state else state.view(seat)
         action = agent.act(observed, seed=(seed * 7919 + actions) & 0xFFFFFFFF)
         state.apply(action)
         actions += 1
-        if actions >= max_actions:
-            raise RuntimeError(f"game with seed {seed} passed {max_actions} actions")
-    return state, actions
+    return state, actions, False
 
 
 def _play(job) -> GameRecord:
-    lineup, config, seed, rotation = job
+    lineup, config, seed, rotation, max_turns = job
     seats = [lineup[(s + rotation) % len(lineup)] for s in range(len(lineup))]
-    state, actions = play_game(seats, config, seed)
+    state, actions, adjudicated = play_capped(seats, config, seed, max_turns=max_turns)
     return GameRecord(
         seed=seed,
         rotation=rotation,
@@ -65,6 +103,7 @@ def _play(job) -> GameRecord:
         winners=tuple(state.winners()),
         actions=actions,
         turns=state.turn,
+        adjudicated=adjudicated,
     )
 
 
@@ -105,6 +144,7 @@ class ArenaReport:
     games: int = 0
     total_actions: int = 0
     total_turns: int = 0
+    adjudicated: int = 0  # games stopped at the length cap and scored as they stood
     agents: dict[str, AgentStats] = field(default_factory=lambda: defaultdict(AgentStats))
     records: list[GameRecord] = field(default_factory=list)
 
@@ -112,6 +152,7 @@ class ArenaReport:
         self.games += 1
         self.total_actions += record.actions
         self.total_turns += record.turns
+        self.adjudicated += record.adjudicated
         self.records.append(record)
         for seat, label in enumerate(record.seats):
             stats = self.agents[label]
@@ -126,6 +167,7 @@ class ArenaReport:
             "games": self.games,
             "mean_game_length_actions": round(self.total_actions / max(1, self.games), 1),
             "mean_game_length_turns": round(self.total_turns / max(1, self.games), 1),
+            "adjudicated": self.adjudicated,
             "agents": {label: s.to_dict() for label, s in sorted(self.agents.items())},
         }
 
@@ -134,7 +176,8 @@ class ArenaReport:
         lines = [
             f"{d['games']} games, {self.players} players, "
             f"mean length {d['mean_game_length_actions']} actions / "
-            f"{d['mean_game_length_turns']} turns",
+            f"{d['mean_game_length_turns']} turns, "
+            f"{d['adjudicated']} adjudicated at the length cap",
             f"{'agent':40s} {'seats':>6s} {'win rate':>9s} {'95% CI':>15s} {'mean VP':>8s}",
         ]
         for label, s in d["agents"].items():
@@ -153,18 +196,24 @@ def run_arena(
     config: GameConfig | None = None,
     workers: int | None = None,
     progress: bool = False,
+    max_turns: int = MAX_TURNS,
 ) -> ArenaReport:
     """Play ``deals`` seeded deals, each once per rotation of ``lineup`` (one agent per seat).
 
     ``config.players`` defaults to the lineup's length. Games run in ``workers``
-    processes (default: every core).
+    processes (default: every core). A game still running when turn ``max_turns`` begins
+    is adjudicated there (``play_game``).
     """
     players = len(lineup)
     config = config or GameConfig(players=players)
     if config.players != players:
         raise ValueError(f"lineup has {players} agents but the game has {config.players} seats")
     config.validate()
-    jobs = [(tuple(lineup), config, seed + d, r) for d in range(deals) for r in range(players)]
+    jobs = [
+        (tuple(lineup), config, seed + d, r, max_turns)
+        for d in range(deals)
+        for r in range(players)
+    ]
     report = ArenaReport(players=players)
     bar = _progress_bar(len(jobs)) if progress else None
     workers = workers or multiprocessing.cpu_count()
