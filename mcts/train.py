@@ -10,9 +10,9 @@ give the same model.
 The report (JSON) gives held-out log loss and Brier score overall, by game phase (the
 thirds of turn / final turn) and by player count, for the new model and two baselines: the
 constant 1/n and the search's hand-made evaluator (``council.mcts._search.evaluate_state``
-with the default ``SearchConfig``). ``report_png`` also draws a reliability plot.
-Commands and formats: docs/learning.md. SciPy is the ``train`` extra; inference needs
-NumPy only.
+with ``council.mcts.search.V1_CONFIG``, the frozen version 0.1 settings). ``report_png``
+also draws a reliability plot. Commands and formats: docs/learning.md. SciPy is the
+``train`` extra; inference needs NumPy only.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def load_data(
     old evaluator's win chances are computed for the held-out positions."""
     from council.mcts import _search
     from council.mcts.features import seat_features
-    from council.mcts.search import SearchConfig
+    from council.mcts.search import V1_CONFIG
 
     names = current_feature_names()
     shards = _shards(data_dirs)
@@ -128,7 +128,7 @@ def load_data(
             keys.append(_game_keys(d, z["game_id"]))
     all_games = np.concatenate(keys) if keys else np.zeros(0, np.int64)
     held = split_games(all_games, holdout, seed)
-    params = SearchConfig().params()
+    params = V1_CONFIG.params()  # the hand-made evaluation, frozen as of version 0.1
     parts: dict[str, list] = {"train": [], "held": []}
     refeaturised = 0
     for d, path in shards:
