@@ -1,4 +1,5 @@
-"""The ladder's report: standings, head-to-head table, forfeits, and the ratings plot."""
+"""The ladder's report: standings, head-to-head table, forfeits, adjudicated games, and the
+ratings plot."""
 
 from __future__ import annotations
 
@@ -19,6 +20,11 @@ class LadderReport:
     games: list[GameResult]  # stored games in schedule order
     ratings: Ratings
 
+    @property
+    def adjudicated(self) -> list[GameResult]:
+        """Games stopped at the length cap and scored as they stood (rated as finished)."""
+        return [g for g in self.games if g.adjudicated]
+
     def to_dict(self) -> dict:
         r = self.ratings
         order = [s.label for s in r.standings()]
@@ -34,6 +40,7 @@ class LadderReport:
             "rated": r.games,
             "forfeits": r.forfeits,
             "void": r.voids,
+            "adjudicated": len(self.adjudicated),
             "standings": [
                 {
                     "rank": place,
@@ -76,12 +83,14 @@ class LadderReport:
 
     def to_text(self, max_forfeits: int = 10) -> str:
         c, r = self.config, self.ratings
+        adjudicated = self.adjudicated
         width = max([len("entrant")] + [len(label) for label in c.labels])
         lines = [
             f"ladder {self.path}: {len(c.entrants)} entrants, tables of {c.table_size}, "
             f"{c.deals} deals x {c.table_size} seat rotations, seed {c.seed}, layout {c.layout}",
             f"{len(self.games)}/{self.scheduled} games stored, {r.games} rated "
-            f"({r.forfeits} forfeits, {r.voids} void)",
+            f"({r.forfeits} forfeits, {r.voids} void)"
+            + (f", {len(adjudicated)} adjudicated at the length cap" if adjudicated else ""),
             "",
             "OpenSkill Plackett-Luce ratings (mu +- 1.96 sigma; ordinal = mu - 3 sigma)",
             f"{'#':>2}  {'entrant':<{width}} {'games':>6} {'mu':>6} {'sigma':>6} "
@@ -118,6 +127,11 @@ class LadderReport:
         voids = [g for g in self.games if g.status == "void"]
         if voids:
             lines += ["", f"Void ({len(voids)}):"] + [f"  {g.id}: {g.reason}" for g in voids]
+        if adjudicated:
+            lines += ["", f"Adjudicated at the length cap ({len(adjudicated)}):"]
+            lines += [f"  {g.id}: {g.reason}" for g in adjudicated[:max_forfeits]]
+            if len(adjudicated) > max_forfeits:
+                lines.append(f"  ... and {len(adjudicated) - max_forfeits} more")
         return "\n".join(lines)
 
 

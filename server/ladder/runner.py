@@ -6,8 +6,15 @@ timeout or bad answer; an illegal action from any agent) forfeits the game at on
 game is stored with status ``forfeit``, the seat and the reason; the forfeiting seat places
 last and every other seat shares first place (the game counts as a win shared by the
 others, in the ratings and in the win-rate tables). The VP stored are those at the moment of
-the forfeit. A game that passes ``max_actions`` actions (agents that never end the game) is
-stored as ``void`` with its reason and left out of the ratings.
+the forfeit.
+
+Length cap. A game still running when its turn ``max_turns`` begins (300; the turn counter
+counts every seat's turns), or after ``max_actions`` actions, is adjudicated there as in the
+arena (``council.mcts.arena``): ``State.adjudicated()`` applies final scoring to the position
+reached, and the game is stored with status ``finished``, its adjudicated scores, winners
+and ranks, and a reason starting ``adjudicated:`` (``GameResult.adjudicated``). Its moves
+replay to the adjudicated position. It is rated like any finished game. (Stores written
+before the cap hold ``void`` games instead: still read, and still left out of the ratings.)
 """
 
 from __future__ import annotations
@@ -22,9 +29,10 @@ from dataclasses import dataclass
 
 from council.engine import GameConfig, State
 from council.engine.actions import NUM_ACTIONS
+from council.mcts.arena import MAX_TURNS, cap_reason
 from council.server.ladder.entrants import Entrant, Forfeit, parse_entrant
 from council.server.ladder.schedule import ScheduledGame, schedule
-from council.server.ladder.store import GameResult, LadderConfig, Store
+from council.server.ladder.store import ADJUDICATED, GameResult, LadderConfig, Store
 
 __all__ = ["RunSummary", "entrants_of", "play_scheduled", "ranks_of", "run_ladder"]
 
@@ -60,6 +68,7 @@ def play_scheduled(
     labels: Sequence[str],
     config: GameConfig,
     max_actions: int = MAX_ACTIONS,
+    max_turns: int = MAX_TURNS,
 ) -> GameResult:
     """Play one scheduled game; ``agents[i]`` / ``labels[i]`` belong to seat ``i``."""
     start = time.perf_counter()
@@ -67,6 +76,10 @@ def play_scheduled(
     moves: list[int] = []
     status, forfeit_seat, reason = "finished", None, None
     while not state.is_terminal():
+        cap = cap_reason(state, len(moves), max_turns, max_actions)
+        if cap is not None:
+            state, reason = state.adjudicated(), ADJUDICATED + cap
+            break
         seat = state.current_player
         agent = agents[seat]
         observed = state.clone() if agent.sees_true_state else state.view(seat)
@@ -80,9 +93,6 @@ def play_scheduled(
             break
         state.apply(int(action))
         moves.append(int(action))
-        if len(moves) >= max_actions and not state.is_terminal():
-            status, reason = "void", f"no end after {max_actions} actions"
-            break
     scores = tuple(state.scores())
     if status == "finished":
         winners = tuple(state.winners())
@@ -134,6 +144,7 @@ class RunSummary:
     forfeits: int
     voids: int
     seconds: float
+    adjudicated: int = 0  # games stopped at the length cap and scored as they stood
 
     @property
     def complete(self) -> bool:
@@ -153,6 +164,7 @@ def run_ladder(
     progress: bool = False,
     max_actions: int = MAX_ACTIONS,
     on_game: Callable[[GameResult], None] | None = None,
+    max_turns: int = MAX_TURNS,
 ) -> RunSummary:
     """Play every scheduled game of the ladder that ``store`` does not hold yet.
 
@@ -162,7 +174,9 @@ def run_ladder(
     deals if ``deals`` says so). Games run
     in-process (``workers=1``), in a pool of ``workers`` processes (default: every core), or
     as Ray tasks with ``ray_address`` (``"local"`` starts a private local Ray instance with
-    ``workers`` CPUs; ``"auto"`` or ``host:port`` joins a running cluster).
+    ``workers`` CPUs; ``"auto"`` or ``host:port`` joins a running cluster). A game still
+    running when turn ``max_turns`` begins, or after ``max_actions`` actions, is adjudicated
+    (see the module's docstring).
     """
     if entrants is None:
         config = store.config()
@@ -195,6 +209,7 @@ def run_ladder(
             tuple(roster[i].label for i in g.seats),
             game_config,
             max_actions,
+            max_turns,
         )
         for g in pending
     ]
@@ -218,10 +233,16 @@ def run_ladder(
             summary.played += 1
             summary.forfeits += result.status == "forfeit"
             summary.voids += result.status == "void"
+            summary.adjudicated += result.adjudicated
         if bar is not None:
             bar.update(1)
-            if summary.forfeits or summary.voids:
-                bar.set_postfix(forfeits=summary.forfeits, void=summary.voids, refresh=False)
+            if summary.forfeits or summary.voids or summary.adjudicated:
+                bar.set_postfix(
+                    forfeits=summary.forfeits,
+                    void=summary.voids,
+                    adjudicated=summary.adjudicated,
+                    refresh=False,
+                )
         if on_game is not None:
             on_game(result)
 

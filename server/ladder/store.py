@@ -22,9 +22,11 @@ import sqlite3
 import time
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["FORMAT", "GameResult", "LadderConfig", "LadderMismatch", "Store"]
+__all__ = ["ADJUDICATED", "FORMAT", "GameResult", "LadderConfig", "LadderMismatch", "Store"]
 
 FORMAT = "council-ladder/1"
+# The reason of a finished game stopped at the length cap and scored as it stood starts so.
+ADJUDICATED = "adjudicated: "
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -41,7 +43,7 @@ CREATE TABLE IF NOT EXISTS games (
     winners TEXT NOT NULL,          -- JSON: winning seats
     ranks TEXT,                     -- JSON: place per seat (1 = first), NULL when void
     forfeit_seat INTEGER,
-    reason TEXT,                    -- why the game was forfeited or voided
+    reason TEXT,                    -- why the game was forfeited, voided or adjudicated
     moves TEXT NOT NULL,            -- JSON: action ids in order
     actions INTEGER NOT NULL,
     turns INTEGER NOT NULL,
@@ -103,7 +105,7 @@ class GameResult:
     seed: int
     seats: tuple[int, ...]
     labels: tuple[str, ...]
-    status: str  # finished | forfeit | void
+    status: str  # finished (adjudicated ones included) | forfeit | void
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     ranks: tuple[int, ...] | None
@@ -113,6 +115,12 @@ class GameResult:
     turns: int
     seconds: float
     worker: str
+
+    @property
+    def adjudicated(self) -> bool:
+        """Stopped at the length cap and scored as it stood: a finished game whose reason
+        says so (stored in the existing columns, so ladder files keep their schema)."""
+        return self.status == "finished" and (self.reason or "").startswith(ADJUDICATED)
 
 
 class Store:

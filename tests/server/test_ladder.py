@@ -17,6 +17,7 @@ from concurrent import futures
 import grpc
 import pytest
 
+from council.engine import GameConfig, State
 from council.engine.actions import NUM_ACTIONS
 from council.server.app import start_server
 from council.server.cli import main
@@ -27,6 +28,7 @@ from council.server.ladder import (
     Store,
     load,
     parse_entrant,
+    play_scheduled,
     run_ladder,
     schedule,
 )
@@ -199,6 +201,57 @@ def test_store_accepts_only_settings_that_extend_the_stored_ladder(tmp_path):
             with pytest.raises(LadderMismatch, match=message):
                 store.setup(bad)
         assert store.config() == bigger
+
+
+# -- the length cap ------------------------------------------------------------------------
+
+
+class _StallAgent:
+    """Never builds (elects, then ends the turn): its games never end by themselves."""
+
+    sees_true_state = False
+
+    def act(self, view, seed):
+        actions = view.determinize(seed).legal_actions()
+        elect = [a for a in actions if 1 <= a <= 24]  # elect: ids 1..24
+        return elect[seed % len(elect)] if elect else 0  # 0: end the turn
+
+
+def test_a_game_over_the_turn_cap_is_adjudicated_and_stored(tmp_path):
+    game = schedule(2, 2, 1, 0)[0]
+    result = play_scheduled(
+        game, [_StallAgent(), _StallAgent()], ("s0", "s1"), GameConfig(players=2), max_turns=30
+    )
+    assert result.status == "finished" and result.adjudicated
+    assert result.reason.startswith("adjudicated: turn 30 reached the cap of 30 turns")
+    assert result.turns == 30 and len(result.moves) == 58
+    # Final scoring as at the end: nobility all 0 (5 each), nothing else.
+    assert result.scores == (5, 5) and result.winners and result.ranks
+    # The moves replay to the adjudicated position.
+    state = State.new_game(GameConfig(players=2), seed=game.deal_seed)
+    for move in result.moves:
+        state.apply(move)
+    final = state.adjudicated()
+    assert (tuple(final.scores()), tuple(final.winners())) == (result.scores, result.winners)
+    with Store(str(tmp_path / "l.sqlite")) as store:
+        assert store.add(result)
+        (back,) = store.games()
+    assert back == result and back.adjudicated
+    assert not _game().adjudicated
+
+
+def test_a_ladder_of_capped_games_rates_them_and_reports_them(tmp_path):
+    with Store(str(tmp_path / "l.sqlite")) as store:
+        # Random players need far more than 30 turns to end a game.
+        summary = run_ladder(store, ["r1@random", "r2@random"], deals=1, workers=1, max_turns=30)
+        assert (summary.played, summary.adjudicated, summary.voids) == (2, 2, 0)
+        report = load(store)
+    assert len(report.adjudicated) == 2 and report.ratings.games == 2
+    assert all(g.status == "finished" and g.ranks and g.turns == 30 for g in report.games)
+    assert report.to_dict()["adjudicated"] == 2
+    text = report.to_text()
+    assert "2 rated (0 forfeits, 0 void), 2 adjudicated at the length cap" in text
+    assert "Adjudicated at the length cap (2):" in text
 
 
 # -- ratings -------------------------------------------------------------------------------
