@@ -1,10 +1,13 @@
 """Search speed: IS-MCTS iterations per second and the 2-core parallel speedup.
 
 Prints one JSON object. ``iterations_per_s``: the opening of a 4-player game (seat 0's
-view), one core, the default evaluator. ``parallel_speedup``: iterations of two root-
+view), one core, the default SearchConfig. ``parallel_speedup``: iterations of two root-
 parallel trees over one tree in the same wall time, measured side by side in this run.
 
     python bench/search.py [--seconds 2] [--repeats 3]
+
+``speed(config, view, seconds, repeats)`` measures one SearchConfig; another variant (a
+different evaluator, say) is one more call in ``main`` with its figures under its own key.
 """
 
 from __future__ import annotations
@@ -17,12 +20,33 @@ import statistics
 import sys
 
 from council.engine import GameConfig, State
-from council.mcts.search import SearchLimits, search
+from council.mcts.search import SearchConfig, SearchLimits, search
 
 
-def rate(view: State, seconds: float, threads: int, seed: int) -> tuple[float, int]:
-    result = search(view, SearchLimits(time_s=seconds, threads=threads), seed=seed)
+def rate(
+    view: State, seconds: float, threads: int, seed: int, config: SearchConfig | None = None
+) -> tuple[float, int]:
+    """Iterations per second of one timed search, and the nodes of its tree."""
+    result = search(view, SearchLimits(time_s=seconds, threads=threads), config, seed=seed)
     return result.iterations / result.elapsed_s, result.tree_nodes
+
+
+def speed(config: SearchConfig, view: State, seconds: float, repeats: int) -> dict:
+    """Median iterations/s of ``config`` on one thread and on two, and the speed-up.
+
+    One- and two-thread runs alternate, so both see the same machine load.
+    """
+    one, two, nodes = [], [], 0
+    for r in range(repeats):
+        single, nodes = rate(view, seconds, 1, seed=r, config=config)
+        one.append(single)
+        two.append(rate(view, seconds, 2, seed=r, config=config)[0])
+    return {
+        "iterations_per_s": round(statistics.median(one)),
+        "iterations_per_s_2_threads": round(statistics.median(two)),
+        "parallel_speedup": round(statistics.median(two) / statistics.median(one), 3),
+        "tree_nodes_after_run": nodes,
+    }
 
 
 def main(argv=None) -> int:
@@ -32,16 +56,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     opening = State.new_game(GameConfig(players=4), seed=1).view(0)
-    one, two, nodes = [], [], 0
-    for r in range(args.repeats):  # interleaved, so both see the same machine load
-        single, nodes = rate(opening, args.seconds, 1, seed=r)
-        one.append(single)
-        two.append(rate(opening, args.seconds, 2, seed=r)[0])
-    figures = {
-        "iterations_per_s": round(statistics.median(one)),
-        "iterations_per_s_2_threads": round(statistics.median(two)),
-        "parallel_speedup": round(statistics.median(two) / statistics.median(one), 3),
-        "tree_nodes_after_run": nodes,
+    figures = speed(SearchConfig(), opening, args.seconds, args.repeats)
+    figures |= {
         "seconds_per_measurement": args.seconds,
         "repeats": args.repeats,
         "position": "4-player opening, seat 0's view, default SearchConfig",
