@@ -251,20 +251,20 @@ def test_analyze_position_streams_progress_then_one_final(stub):
     state = State.new_game(GameConfig(players=2), seed=9)
     request = spb.AnalyzePositionRequest(
         state=to_proto(state),
-        limits=pb.SearchLimits(iterations=2500),
+        limits=pb.SearchLimits(iterations=20000),
         seed=3,
         report_interval=duration_pb2.Duration(nanos=20_000_000),
     )
     messages = list(stub.AnalyzePosition(request))
     assert [m.final for m in messages].count(True) == 1
     assert messages[-1].final
-    assert len(messages) >= 2  # 2500 iterations take longer than one 20 ms report
+    assert len(messages) >= 2  # 20000 iterations take longer than one 20 ms report
     counts = [m.result.stats.iterations for m in messages]
-    assert counts == sorted(counts) and counts[-1] == 2500
+    assert counts == sorted(counts) and counts[-1] == 20000
     # The final answer is the unary answer for the same view, seed and budget.
     unary = stub.RecommendAction(
         spb.RecommendActionRequest(
-            state=to_proto(state), limits=pb.SearchLimits(iterations=2500), seed=3
+            state=to_proto(state), limits=pb.SearchLimits(iterations=20000), seed=3
         )
     )
     assert without_timing(messages[-1].result) == without_timing(unary.result)
