@@ -20,7 +20,7 @@ import statistics
 import sys
 
 from council.engine import GameConfig, State
-from council.mcts.search import SearchConfig, SearchLimits, search
+from council.mcts.search import V1_CONFIG, SearchConfig, SearchLimits, search
 
 
 def rate(
@@ -57,10 +57,12 @@ def main(argv=None) -> int:
 
     opening = State.new_game(GameConfig(players=4), seed=1).view(0)
     figures = speed(SearchConfig(), opening, args.seconds, args.repeats)
+    # Version 0.1's search (heuristic evaluation, 10-action rollouts), in the same run.
+    figures["ismcts_v1"] = speed(V1_CONFIG, opening, args.seconds, args.repeats)
     figures |= {
         "seconds_per_measurement": args.seconds,
         "repeats": args.repeats,
-        "position": "4-player opening, seat 0's view, default SearchConfig",
+        "position": "4-player opening, seat 0's view, default SearchConfig (learned value)",
         "python": sys.version.split()[0],
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),

@@ -1,14 +1,17 @@
-"""Playing strength of IS-MCTS against the baselines, with 95% confidence intervals.
+"""Playing strength of the service's search against the strongest opponents we have.
 
-Prints one JSON object with four match-ups (seats rotated over the same seeded deals):
-- IS-MCTS vs three Random players (4 players);
-- IS-MCTS vs Greedy (2 players);
-- IS-MCTS vs PIMC at equal time per move (2 players);
-- Cheating MCTS (sees all cards) vs IS-MCTS at equal iterations: the price of hidden
-  information (2 players).
+Prints one JSON object: each match-up plays seeded deals once per rotation of the seats
+(duplicate deals, every agent in every seat) and reports the first agent's win rate with
+its 95% Wilson interval. The opponents are the expert planner (``expert``), version 0.1's
+search frozen as ``ismcts-v1``, and the search itself at twice the budget (the doubling
+test). Budgets are iterations per decision unless the name says equal time.
 
-    python bench/strength.py            # the README's figures (several minutes on 2 cores)
-    python bench/strength.py --quick    # a smoke run
+    python bench/strength.py                       # every match-up (long: see --only)
+    python bench/strength.py --only casual_vs_expert_2p --only strong_vs_expert_2p
+    python bench/strength.py --quick               # a smoke run, 2 deals each
+    python bench/strength.py --out results.json    # resumable: finished match-ups are kept
+
+The value model's calibration is printed by ``council-ai train`` (docs/learning.md).
 """
 
 from __future__ import annotations
@@ -17,37 +20,54 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
 from council.engine import GameConfig
 from council.mcts.agents import agent_label, parse_agent
 from council.mcts.arena import run_arena
+from council.server.presets import BY_NAME
 
-MATCHUPS = [
-    # (name, lineup specs, deals, quick deals)
-    ("ismcts_vs_random_4p", ["ismcts:iterations=300", "random", "random", "random"], 25, 2),
-    ("ismcts_vs_greedy_2p", ["ismcts:iterations=300", "greedy"], 100, 3),
-    ("ismcts_vs_pimc_equal_time_2p", ["ismcts:time_s=0.01", "pimc:worlds=4,time_s=0.01"], 50, 2),
-    ("cheating_vs_ismcts_2p", ["cheat:iterations=300", "ismcts:iterations=300"], 50, 2),
-]
+
+def _preset(name: str, factor: int = 1, engine: str = "ismcts") -> str:
+    return f"{engine}:iterations={BY_NAME[name].iterations * factor}"
+
+
+def matchups() -> list[tuple[str, list[str], int]]:
+    """(name, lineup specs with the measured agent first, deals)."""
+    casual, strong = _preset("casual"), _preset("strong")
+    table = [
+        ("casual_vs_expert_2p", [casual, "expert"], 100),
+        ("strong_vs_expert_2p", [strong, "expert"], 100),
+        ("casual_vs_v1_casual_2p", [casual, _preset("casual", engine="ismcts-v1")], 100),
+        ("strong_vs_v1_strong_2p", [strong, _preset("strong", engine="ismcts-v1")], 100),
+        ("strong_vs_3_experts_4p", [strong, "expert", "expert", "expert"], 50),
+        ("cheat_vs_ismcts_equal_time_2p", ["cheat:time_s=0.01", "ismcts:time_s=0.01"], 100),
+        ("expert_vs_greedy_2p", ["expert", "greedy"], 100),
+        ("expert_vs_v1_strong_2p", ["expert", _preset("strong", engine="ismcts-v1")], 100),
+    ]
+    for preset in BY_NAME:
+        table.append((f"doubling_{preset}_2p", [_preset(preset, 2), _preset(preset)], 100))
+    return table
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a few deals per match-up")
-    parser.add_argument("--only", help="run only the match-up of this name")
+    parser.add_argument("--quick", action="store_true", help="2 deals per match-up")
+    parser.add_argument("--only", action="append", help="run only these match-ups")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--out", type=Path, help="JSON file: finished match-ups are kept")
     args = parser.parse_args(argv)
 
-    results = {}
-    for name, specs, deals, quick_deals in MATCHUPS:
-        if args.only and name != args.only:
+    results = json.loads(args.out.read_text()) if args.out and args.out.exists() else {}
+    for name, specs, deals in matchups():
+        if (args.only and name not in args.only) or name in results:
             continue
         lineup = [parse_agent(s) for s in specs]
         started = time.perf_counter()
         report = run_arena(
             lineup,
-            deals=quick_deals if args.quick else deals,
+            deals=2 if args.quick else deals,
             seed=args.seed,
             config=GameConfig(players=len(lineup)),
             workers=args.workers,
@@ -63,6 +83,8 @@ def main(argv=None) -> int:
             file=sys.stderr,
             flush=True,
         )
+        if args.out:
+            args.out.write_text(json.dumps(results, indent=2) + "\n")
     print(json.dumps(results, indent=2))
     return 0
 

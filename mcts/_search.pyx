@@ -66,6 +66,8 @@ ctypedef struct Params:
     int evaluator                 # EVAL_HEURISTIC or EVAL_LEARNED (win chances at the leaves)
     double c_uct                  # exploration constant of UCB1
     int rollout_actions           # actions played after the tree before evaluating; -1: to the end
+    int finish_decisions          # 1: also play out pending decisions (a payment, a bonus
+                                  # choice) so leaves are positions between decisions
     int uniform_rollout           # 1: uniformly random rollout actions instead of the policy
     double temperature            # VP scale of the softmax turning estimates into win chances
     double margin_weight          # reward = (1 - w) * win chance + w * squashed VP margin
@@ -214,6 +216,7 @@ cdef int fill_params(Params* P, dict params) except -1:
     P.evaluator = EVALUATORS.index(params["evaluator"])
     P.c_uct = params["c_uct"]
     P.rollout_actions = params["rollout_actions"]
+    P.finish_decisions = params["finish_decisions"]
     P.uniform_rollout = params["uniform_rollout"]
     P.temperature = params["temperature"]
     P.margin_weight = params["margin_weight"]
@@ -386,7 +389,8 @@ cdef class Tree:
             node = best
         # Rollout with the cheap policy, then evaluate.
         steps = 0
-        while not st.game_over and (P.rollout_actions < 0 or steps < P.rollout_actions):
+        while not st.game_over and (P.rollout_actions < 0 or steps < P.rollout_actions
+                                    or (P.finish_decisions and st.pending_n > 0)):
             n = legal_actions(&st, actions)
             apply_action(&st, policy_pick(&st, actions, n, P, &st.rng))
             steps += 1

@@ -40,13 +40,14 @@ DEFAULT_KIND_WEIGHTS = {
 class SearchConfig:
     """How the search plays and evaluates (defaults tuned by measured strength, see README)."""
 
-    evaluator: str = "heuristic"  # leaf win chances: "heuristic" (0.1) or "learned"
+    evaluator: str = "learned"  # leaf win chances: "learned" or "heuristic" (version 0.1)
     value_model: str = ""  # the learned evaluator's model file; "" = the shipped one
-    c_uct: float = 0.35
-    rollout_actions: int = 10  # rollout length after the tree; -1 plays to the end
+    c_uct: float = 0.2
+    rollout_actions: int = 0  # rollout length after the tree; -1 plays to the end
+    finish_decisions: int = 1  # 1: the rollout also finishes a pending payment or bonus choice
     uniform_rollout: int = 0  # 1: uniformly random rollouts (for comparison)
-    temperature: float = 12.0  # VP scale turning score estimates into win chances
-    margin_weight: float = 0.5  # share of the reward given to the VP margin
+    temperature: float = 12.0  # heuristic evaluator: VP scale turning estimates into chances
+    margin_weight: float = 0.0  # share of the reward given to the VP margin
     margin_scale: float = 15.0
     pay_decay: float = 0.3
     w_coins: float = 0.15
@@ -88,6 +89,7 @@ V1_CONFIG = SearchConfig(
     evaluator="heuristic",
     c_uct=0.35,
     rollout_actions=10,
+    finish_decisions=0,
     uniform_rollout=0,
     temperature=12.0,
     margin_weight=0.5,
