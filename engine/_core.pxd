@@ -42,6 +42,52 @@ cdef enum:
     A_CHOOSE_PERMIT_BONUS = 560  # + tile (nobility space 14)
     N_ACTIONS = 605
 
+# Action kinds, in action-id order (council.engine.actions names them the same way).
+cdef enum:
+    K_END_TURN = 0
+    K_ELECT = 1
+    K_ACQUIRE = 2
+    K_BUILD_PERMIT = 3
+    K_BUILD_KING = 4
+    K_ENGAGE = 5
+    K_CHANGE = 6
+    K_QUICK_ELECT = 7
+    K_EXTRA_MAIN = 8
+    K_PAY = 9
+    K_CHOOSE_TOKEN = 10
+    K_CHOOSE_FREE_PERMIT = 11
+    K_CHOOSE_PERMIT_BONUS = 12
+    N_KINDS = 13
+
+
+cdef inline int action_kind(int a) noexcept nogil:
+    if a == A_END_TURN:
+        return K_END_TURN
+    if a < A_ACQUIRE:
+        return K_ELECT
+    if a < A_BUILD_PERMIT:
+        return K_ACQUIRE
+    if a < A_BUILD_KING:
+        return K_BUILD_PERMIT
+    if a < A_ENGAGE:
+        return K_BUILD_KING
+    if a == A_ENGAGE:
+        return K_ENGAGE
+    if a < A_QUICK_ELECT:
+        return K_CHANGE
+    if a < A_EXTRA_MAIN:
+        return K_QUICK_ELECT
+    if a == A_EXTRA_MAIN:
+        return K_EXTRA_MAIN
+    if a < A_CHOOSE_TOKEN:
+        return K_PAY
+    if a < A_CHOOSE_FREE_PERMIT:
+        return K_CHOOSE_TOKEN
+    if a < A_CHOOSE_PERMIT_BONUS:
+        return K_CHOOSE_FREE_PERMIT
+    return K_CHOOSE_PERMIT_BONUS
+
+
 # Pending decisions (a FIFO queue; the head is the decision to take now).
 cdef enum:
     P_PAY_PERMIT = 1         # arg = region*2 + slot

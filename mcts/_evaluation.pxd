@@ -6,6 +6,13 @@ from council.engine._core cimport GameState, MAX_PLAYERS
 cdef enum:
     N_FEATURES = 32
     MAX_HIDDEN = 64
+    N_ACTION_FEATURES = 24
+
+ctypedef struct PolicyNet:
+    # Prior of a legal action a: softmax over the legal actions of w . (phi(a) - mean) / scale,
+    # computed as wk . phi(a) with wk = w / scale (the mean term is the same for every
+    # action, so the softmax drops it).
+    double wk[N_ACTION_FEATURES]
 
 ctypedef struct ValueNet:
     # Per-seat score s_p = w . z_p (hidden == 0) or w2 . tanh(W1 z_p + b1), with
@@ -22,3 +29,7 @@ cdef void seat_features(GameState* s, double out[][N_FEATURES]) noexcept nogil
 cdef void value_win_chances(GameState* s, ValueNet* net, double* win) noexcept nogil
 cdef int expert_action(GameState* s, double* weights) noexcept nogil
 cdef int fill_value_net(ValueNet* net, object model) except -1
+cdef void action_features(GameState* s, int a, double* out) noexcept nogil
+cdef void policy_priors(GameState* s, int* actions, int n, PolicyNet* net,
+                        double* prior) noexcept nogil
+cdef int fill_policy_net(PolicyNet* net, object model) except -1

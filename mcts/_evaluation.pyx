@@ -18,7 +18,12 @@ from council.engine._core cimport (
     MAX_PLAYERS, N_ACTIONS, N_CITIES, N_REGIONS, N_CITY_COLOURS, N_TILES, N_TOKENS,
     N_BONUS_KEYS, N_KING_TILES, KING_BALCONY, MAX_EMPORIUMS,
     REGION_MASK, LAYOUT_COLOUR_MASK, LAYOUT_ADJ, TOKEN_BONUS, TILE_CITIES, TILE_NCITIES,
-    BONUS_TILE_VP, KING_TILE_VP, A_END_TURN,
+    BONUS_TILE_VP, KING_TILE_VP, A_END_TURN, A_ELECT, A_ACQUIRE, A_BUILD_PERMIT,
+    A_BUILD_KING, A_CHANGE, A_QUICK_ELECT, A_PAY, A_CHOOSE_TOKEN, A_CHOOSE_FREE_PERMIT,
+    A_CHOOSE_PERMIT_BONUS, N_COLOURS, N_KINDS, JOKER, TILE_BONUS, PAY_COUNTS, PAY_SIZE,
+    LAYOUT_COLOUR_MASK as _LCM, payment_cost, action_kind,
+    K_ELECT, K_ACQUIRE, K_BUILD_PERMIT, K_BUILD_KING, K_QUICK_ELECT, K_PAY, K_CHOOSE_TOKEN,
+    K_CHOOSE_FREE_PERMIT, K_CHOOSE_PERMIT_BONUS,
 )
 
 cdef extern from *:
@@ -270,6 +275,162 @@ cdef int fill_value_net(ValueNet* net, object model) except -1:
 
 
 # ---------------------------------------------------------------------------------------
+# Action features and the learned policy prior.
+
+# Feature indices of an action; ACTION_FEATURE_NAMES lists them in this order. The first
+# N_KINDS are the action's kind (one-hot), so the prior is factored by kind.
+cdef enum:
+    AF_PAY_COST = N_KINDS
+    AF_PAY_CARDS
+    AF_PAY_JOKERS
+    AF_BUILD_TOKEN_WORTH
+    AF_BUILD_ASSISTANTS
+    AF_BUILD_GROUPS
+    AF_TILE_OPEN_CITIES
+    AF_TILE_BONUS_WORTH
+    AF_KING_COST
+    AF_ELECT_COLOUR_CARDS
+    AF_TOKEN_WORTH
+
+ACTION_FEATURE_NAMES = (
+    "end_turn", "elect", "acquire", "build_permit", "build_king", "engage", "change",
+    "quick_elect", "extra_main", "pay", "choose_token", "choose_free_permit",
+    "choose_permit_bonus", "pay_cost", "pay_cards", "pay_jokers", "build_token_worth",
+    "build_assistants", "build_groups", "tile_open_cities", "tile_bonus_worth", "king_cost",
+    "elect_colour_cards", "token_worth",
+)
+assert len(ACTION_FEATURE_NAMES) == N_ACTION_FEATURES
+
+
+cdef double tile_worth(int tile) noexcept nogil:
+    cdef int k
+    cdef double v = 0.0
+    for k in range(N_BONUS_KEYS):
+        v += TILE_BONUS[tile][k] * BONUS_WORTH[k]
+    return v
+
+
+cdef int tile_open_cities(GameState* s, int p, int tile) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(TILE_NCITIES[tile]):
+        n += not (s.emporia[p] >> TILE_CITIES[tile][i]) & 1
+    return n
+
+
+cdef void build_features(GameState* s, int p, int city, double* out) noexcept nogil:
+    """What building in `city` brings: linked tokens, assistants owed, groups completed."""
+    cdef int q, g, others = (s.neutral >> city) & 1
+    cdef uint16_t own = s.emporia[p] | (1 << city), group
+    for q in range(s.n_players):
+        if q != p:
+            others += (s.emporia[q] >> city) & 1
+    out[AF_BUILD_TOKEN_WORTH] = linked_token_worth(s, p, city)
+    out[AF_BUILD_ASSISTANTS] = others
+    out[AF_BUILD_GROUPS] = 0
+    for g in range(N_REGIONS + N_CITY_COLOURS):
+        if (s.bonus_tiles_left >> g) & 1:
+            group = REGION_MASK[g] if g < N_REGIONS else _LCM[s.layout][g - N_REGIONS]
+            if (group >> city) & 1 and (own & group) == group:
+                out[AF_BUILD_GROUPS] += 1
+
+
+cdef void action_features(GameState* s, int a, double* out) noexcept nogil:
+    """Features of legal action `a` for the seat to move (no action is applied)."""
+    cdef int i, k = action_kind(a), p = s.current, tile, b, c
+    for i in range(N_ACTION_FEATURES):
+        out[i] = 0.0
+    out[k] = 1.0
+    if k == K_PAY:
+        a -= A_PAY
+        out[AF_PAY_COST] = payment_cost(a)
+        out[AF_PAY_CARDS] = PAY_SIZE[a]
+        out[AF_PAY_JOKERS] = PAY_COUNTS[a][JOKER]
+    elif k == K_BUILD_PERMIT:
+        tile = (a - A_BUILD_PERMIT) // 3
+        build_features(s, p, TILE_CITIES[tile][(a - A_BUILD_PERMIT) % 3], out)
+    elif k == K_BUILD_KING:
+        c = a - A_BUILD_KING
+        build_features(s, p, c, out)
+        out[AF_KING_COST] = king_travel_cost(s, c) + min_payment_cost(s, p, KING_BALCONY)
+    elif k == K_ACQUIRE or k == K_CHOOSE_FREE_PERMIT:
+        i = a - (A_ACQUIRE if k == K_ACQUIRE else A_CHOOSE_FREE_PERMIT)
+        tile = s.face_up[i >> 1][i & 1]
+        if tile >= 0:
+            out[AF_TILE_OPEN_CITIES] = tile_open_cities(s, p, tile)
+            out[AF_TILE_BONUS_WORTH] = tile_worth(tile)
+    elif k == K_CHOOSE_PERMIT_BONUS:
+        out[AF_TILE_BONUS_WORTH] = tile_worth(a - A_CHOOSE_PERMIT_BONUS)
+    elif k == K_ELECT or k == K_QUICK_ELECT:
+        b = (a - (A_ELECT if k == K_ELECT else A_QUICK_ELECT)) % N_COLOURS
+        out[AF_ELECT_COLOUR_CARDS] = s.hand[p][b]
+    elif k == K_CHOOSE_TOKEN:
+        c = a - A_CHOOSE_TOKEN
+        if s.city_token[c] >= 0:
+            out[AF_TOKEN_WORTH] = TOKEN_WORTH[s.city_token[c]]
+
+
+cdef void policy_priors(GameState* s, int* actions, int n, PolicyNet* net,
+                        double* prior) noexcept nogil:
+    """Prior probabilities of the legal actions (softmax of the policy's logits). Only the
+    features an action's kind can have are computed: the search calls this at every step."""
+    cdef double phi[N_ACTION_FEATURES]
+    cdef double top = -1e300, z = 0.0, logit
+    cdef double* w = net.wk
+    cdef int i, j, a, k, p = s.current
+    for i in range(n):
+        a = actions[i]
+        k = action_kind(a)
+        logit = w[k]
+        if k == K_PAY:
+            a -= A_PAY
+            logit += (w[AF_PAY_COST] * payment_cost(a) + w[AF_PAY_CARDS] * PAY_SIZE[a]
+                      + w[AF_PAY_JOKERS] * PAY_COUNTS[a][JOKER])
+        elif k == K_ELECT:
+            logit += w[AF_ELECT_COLOUR_CARDS] * s.hand[p][(a - A_ELECT) % N_COLOURS]
+        elif k == K_QUICK_ELECT:
+            logit += w[AF_ELECT_COLOUR_CARDS] * s.hand[p][(a - A_QUICK_ELECT) % N_COLOURS]
+        elif k > K_ELECT:
+            action_features(s, a, phi)
+            for j in range(N_KINDS, N_ACTION_FEATURES):
+                logit += w[j] * phi[j]
+        prior[i] = logit
+        if logit > top:
+            top = logit
+    for i in range(n):
+        prior[i] = exp(prior[i] - top)
+        z += prior[i]
+    for i in range(n):
+        prior[i] /= z
+
+
+cdef int fill_policy_net(PolicyNet* net, object model) except -1:
+    """Copy a council.mcts.policy_model.PolicyModel's arrays into the C struct."""
+    cdef int i
+    if len(model.w) != N_ACTION_FEATURES:
+        raise ValueError(
+            f"policy model has {len(model.w)} features, the search {N_ACTION_FEATURES}")
+    for i in range(N_ACTION_FEATURES):
+        net.wk[i] = model.w[i] / (model.scale[i] if model.scale[i] > 0 else 1.0)
+    return 0
+
+
+def policy_priors_of(State state, actions, model):
+    """Priors of the given legal actions of a full state by a PolicyModel (the compiled
+    computation the search uses; the numpy one in policy_model must agree)."""
+    cdef PolicyNet net
+    cdef int acts[N_ACTIONS]
+    cdef double prior[N_ACTIONS]
+    cdef int i, n = len(actions)
+    if state.s.viewer >= 0:
+        raise ValueError("the policy needs a full state")
+    fill_policy_net(&net, model)
+    for i in range(n):
+        acts[i] = actions[i]
+    policy_priors(&state.s, acts, n, &net, prior)
+    return [prior[i] for i in range(n)]
+
+
+# ---------------------------------------------------------------------------------------
 # The expert: hand-set weights over the same features, one decision ahead.
 
 cdef double expert_value(GameState* s, int seat, double* weights) noexcept nogil:
@@ -365,6 +526,19 @@ def expert_choice(State world, weights):
     with nogil:
         i = expert_action(&world.s, w)
     return i
+
+
+def action_feature_rows(State state, actions):
+    """Feature rows (lists) of the given legal actions of the seat to move."""
+    cdef double phi[N_ACTION_FEATURES]
+    cdef int a
+    if state.s.viewer >= 0:
+        raise ValueError("action features need a full state (determinize a view first)")
+    rows = []
+    for a in actions:
+        action_features(&state.s, a, phi)
+        rows.append([phi[i] for i in range(N_ACTION_FEATURES)])
+    return rows
 
 
 def value_win_chances_of(State state, model):

@@ -23,9 +23,11 @@ from council.engine._core cimport (
     MAX_PLAYERS, N_ACTIONS, N_CARD_KINDS, MAX_EMPORIUMS, NOBILITY_MAX,
     A_END_TURN, A_ELECT, A_ACQUIRE, A_BUILD_PERMIT, A_BUILD_KING, A_ENGAGE, A_CHANGE,
     A_QUICK_ELECT, A_EXTRA_MAIN, A_PAY, A_CHOOSE_TOKEN, A_CHOOSE_FREE_PERMIT,
-    A_CHOOSE_PERMIT_BONUS,
+    A_CHOOSE_PERMIT_BONUS, N_KINDS, K_PAY, action_kind,
 )
-from council.mcts._evaluation cimport ValueNet, value_win_chances, fill_value_net
+from council.mcts._evaluation cimport (
+    ValueNet, value_win_chances, fill_value_net, PolicyNet, policy_priors, fill_policy_net,
+)
 
 cdef extern from *:
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
@@ -33,7 +35,6 @@ cdef extern from *:
 cdef enum:
     MODE_INFOSET = 0
     MODE_FIXED = 1
-    N_KINDS = 13
 
 # Leaf evaluators: the hand-set heuristic of version 0.1, or the learned value model.
 cdef enum:
@@ -42,21 +43,13 @@ cdef enum:
 
 EVALUATORS = ("heuristic", "learned")
 
-# Action kinds, in action-id order (see council.engine.actions).
+# Selection: UCB1 with availability counts and random expansion (version 0.1), or PUCT
+# with the learned policy prior (availability counts in place of the parent's visits).
 cdef enum:
-    K_END_TURN = 0
-    K_ELECT = 1
-    K_ACQUIRE = 2
-    K_BUILD_PERMIT = 3
-    K_BUILD_KING = 4
-    K_ENGAGE = 5
-    K_CHANGE = 6
-    K_QUICK_ELECT = 7
-    K_EXTRA_MAIN = 8
-    K_PAY = 9
-    K_CHOOSE_TOKEN = 10
-    K_CHOOSE_FREE_PERMIT = 11
-    K_CHOOSE_PERMIT_BONUS = 12
+    SELECT_UCB = 0
+    SELECT_PUCT = 1
+
+POLICIES = ("none", "learned")
 
 KIND_NAMES = ("end_turn", "elect", "acquire", "build_permit", "build_king", "engage",
               "change", "quick_elect", "extra_main", "pay", "choose_token",
@@ -64,7 +57,10 @@ KIND_NAMES = ("end_turn", "elect", "acquire", "build_permit", "build_king", "eng
 
 ctypedef struct Params:
     int evaluator                 # EVAL_HEURISTIC or EVAL_LEARNED (win chances at the leaves)
+    int selection                 # SELECT_UCB or SELECT_PUCT
     double c_uct                  # exploration constant of UCB1
+    double c_puct                 # exploration constant of PUCT
+    double fpu_reduction          # PUCT: an untried action is valued at its siblings' mean less this
     int rollout_actions           # actions played after the tree before evaluating; -1: to the end
     int finish_decisions          # 1: also play out pending decisions (a payment, a bonus
                                   # choice) so leaves are positions between decisions
@@ -92,34 +88,6 @@ ctypedef struct Node:
     double reward_sum             # rewards of `player`
     double win_sum                # win chances of `player`
     double margin_sum             # VP margins of `player`
-
-
-cdef inline int action_kind(int a) noexcept nogil:
-    if a == A_END_TURN:
-        return K_END_TURN
-    if a < A_ACQUIRE:
-        return K_ELECT
-    if a < A_BUILD_PERMIT:
-        return K_ACQUIRE
-    if a < A_BUILD_KING:
-        return K_BUILD_PERMIT
-    if a < A_ENGAGE:
-        return K_BUILD_KING
-    if a == A_ENGAGE:
-        return K_ENGAGE
-    if a < A_QUICK_ELECT:
-        return K_CHANGE
-    if a < A_EXTRA_MAIN:
-        return K_QUICK_ELECT
-    if a == A_EXTRA_MAIN:
-        return K_EXTRA_MAIN
-    if a < A_CHOOSE_TOKEN:
-        return K_PAY
-    if a < A_CHOOSE_FREE_PERMIT:
-        return K_CHOOSE_TOKEN
-    if a < A_CHOOSE_PERMIT_BONUS:
-        return K_CHOOSE_FREE_PERMIT
-    return K_CHOOSE_PERMIT_BONUS
 
 
 cdef inline double uniform01(uint64_t* rng) noexcept nogil:
@@ -214,6 +182,9 @@ cdef void evaluate(GameState* st, Params* P, double* win, double* margin) noexce
 cdef int fill_params(Params* P, dict params) except -1:
     """Copy a SearchConfig's params() dict into the C struct."""
     P.evaluator = EVALUATORS.index(params["evaluator"])
+    P.selection = POLICIES.index(params["policy"])
+    P.c_puct = params["c_puct"]
+    P.fpu_reduction = params["fpu_reduction"]
     P.c_uct = params["c_uct"]
     P.rollout_actions = params["rollout_actions"]
     P.finish_decisions = params["finish_decisions"]
@@ -256,6 +227,7 @@ cdef class Tree:
     cdef int mode
     cdef Params P
     cdef ValueNet net
+    cdef PolicyNet policy
     cdef uint64_t rng
     cdef public long long iterations
     cdef public double elapsed
@@ -268,7 +240,7 @@ cdef class Tree:
         self.nodes = NULL
 
     def __init__(self, State root, int mode, dict params, uint64_t seed, int max_nodes,
-                 StopFlag stop=None, value_model=None):
+                 StopFlag stop=None, value_model=None, policy_model=None):
         if max_nodes < 1:
             raise ValueError("max_nodes must be at least 1")
         if mode == MODE_INFOSET and root.s.viewer < 0:
@@ -299,6 +271,10 @@ cdef class Tree:
             if value_model is None:
                 raise ValueError("the learned evaluator needs a value model")
             fill_value_net(&self.net, value_model)
+        if self.P.selection == SELECT_PUCT:
+            if policy_model is None:
+                raise ValueError("PUCT selection needs a policy model")
+            fill_policy_net(&self.policy, policy_model)
         memset(self.stamp, 0, sizeof(self.stamp))
         self.generation = 0
 
@@ -335,6 +311,38 @@ cdef class Tree:
         self.nodes[i].margin_sum = 0.0
         return i
 
+    cdef int select_puct(self, GameState* st, int node, int* actions, int n) noexcept nogil:
+        """PUCT over the legal actions of this determinization: the action (an existing
+        child's or a new one) maximising Q + c * prior * sqrt(availability) / (1 + visits);
+        an untried action's Q is its visited siblings' mean less fpu_reduction."""
+        cdef double prior[N_ACTIONS]
+        cdef double q_sum = 0.0, fpu, score, best_score = -1e300, sqrt_parent
+        cdef int i, a, best = actions[0], v_sum = 0
+        cdef Node* nd
+        cdef Params* P = &self.P
+        policy_priors(st, actions, n, &self.policy, prior)
+        for i in range(n):
+            a = actions[i]
+            if self.stamp[a] == self.generation:
+                nd = &self.nodes[self.index[a]]
+                nd.avail += 1
+                q_sum += nd.reward_sum
+                v_sum += nd.visits
+        fpu = q_sum / v_sum - P.fpu_reduction if v_sum > 0 else 1.0 / st.n_players
+        sqrt_parent = sqrt(<double>(self.nodes[node].visits + 1))
+        for i in range(n):
+            a = actions[i]
+            if self.stamp[a] == self.generation:
+                nd = &self.nodes[self.index[a]]
+                score = (nd.reward_sum / nd.visits
+                         + P.c_puct * prior[i] * sqrt(<double>nd.avail) / (1 + nd.visits))
+            else:
+                score = fpu + P.c_puct * prior[i] * sqrt_parent
+            if score > best_score:
+                best_score = score
+                best = a
+        return best
+
     cdef void iterate(self) noexcept nogil:
         cdef GameState st = self.root
         cdef int actions[N_ACTIONS]
@@ -359,6 +367,18 @@ cdef class Tree:
                 self.stamp[self.nodes[child].action] = self.generation
                 self.index[self.nodes[child].action] = child
                 child = self.nodes[child].next_sibling
+            player = st.current
+            if P.selection == SELECT_PUCT:
+                a = self.select_puct(&st, node, actions, n)
+                apply_action(&st, a)
+                if self.stamp[a] == self.generation:
+                    node = self.index[a]
+                    continue
+                child = self.new_node(node, a, player)
+                if child >= 0:
+                    self.nodes[child].avail = 1
+                    node = child
+                break
             m = 0
             best = -1
             best_score = -1e300
@@ -376,7 +396,6 @@ cdef class Tree:
                 if score > best_score:
                     best_score = score
                     best = child
-            player = st.current
             if m > 0:
                 a = unexpanded[random_below(&self.rng, m)]
                 child = self.new_node(node, a, player)

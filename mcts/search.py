@@ -42,6 +42,10 @@ class SearchConfig:
 
     evaluator: str = "learned"  # leaf win chances: "learned" or "heuristic" (version 0.1)
     value_model: str = ""  # the learned evaluator's model file; "" = the shipped one
+    policy: str = "none"  # selection: "none" (UCB1, random expansion) or "learned" (PUCT)
+    policy_model: str = ""  # the learned prior's model file; "" = the shipped one
+    c_puct: float = 1.0
+    fpu_reduction: float = 0.1
     c_uct: float = 0.2
     rollout_actions: int = 0  # rollout length after the tree; -1 plays to the end
     finish_decisions: int = 1  # 1: the rollout also finishes a pending payment or bonus choice
@@ -66,6 +70,12 @@ class SearchConfig:
             raise ValueError(
                 f"evaluator: must be one of {', '.join(_search.EVALUATORS)}, got {self.evaluator!r}"
             )
+        if self.policy not in _search.POLICIES:
+            raise ValueError(
+                f"policy: must be one of {', '.join(_search.POLICIES)}, got {self.policy!r}"
+            )
+        if not self.c_puct >= 0:
+            raise ValueError(f"c_puct: must be >= 0, got {self.c_puct}")
         if not self.c_uct >= 0:
             raise ValueError(f"c_uct: must be >= 0, got {self.c_uct}")
         if self.rollout_actions < -1:
@@ -87,6 +97,7 @@ class SearchConfig:
 # that changing the defaults above never changes it.
 V1_CONFIG = SearchConfig(
     evaluator="heuristic",
+    policy="none",
     c_uct=0.35,
     rollout_actions=10,
     finish_decisions=0,
@@ -176,6 +187,15 @@ FORCED_MOVE_ITERATIONS = 32
 
 
 @functools.cache
+def policy_model(path: str = ""):
+    """The learned policy prior at ``path`` ("" = the one shipped in the package), loaded
+    once per process."""
+    from council.mcts.policy_model import DEFAULT_POLICY_PATH, PolicyModel
+
+    return PolicyModel.load(path or DEFAULT_POLICY_PATH)
+
+
+@functools.cache
 def value_model(path: str = "") -> ValueModel:
     """The learned value model at ``path`` ("" = the one shipped in the package), loaded
     once per process."""
@@ -202,6 +222,7 @@ class Search:
         config = (config or SearchConfig()).validate()
         params = config.params()
         model = value_model(config.value_model) if config.evaluator == "learned" else None
+        prior = policy_model(config.policy_model) if config.policy == "learned" else None
         self.seed = seed
         self.stop = stop if stop is not None else StopFlag()
         self.elapsed_s = 0.0
@@ -219,6 +240,7 @@ class Search:
                 max(1, max_nodes // threads),
                 self.stop,
                 model,
+                prior,
             )
             for t in range(threads)
         ]
