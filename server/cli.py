@@ -287,6 +287,7 @@ def ladder_run(args: argparse.Namespace) -> int:
                 ray_address=args.ray_address,
                 progress=not args.no_progress,
                 max_actions=args.max_actions,
+                max_turns=args.max_turns,
             )
         except ValueError as error:
             print(f"council-ai ladder run: {error}", file=sys.stderr)
@@ -301,7 +302,8 @@ def ladder_run(args: argparse.Namespace) -> int:
         print(
             f"played {summary.played} games in {summary.seconds:.1f} s "
             f"({summary.already_stored} were stored already, {summary.forfeits} forfeits, "
-            f"{summary.voids} void); {summary.already_stored + summary.played}/"
+            f"{summary.adjudicated} adjudicated at the length cap); "
+            f"{summary.already_stored + summary.played}/"
             f"{summary.scheduled} scheduled games stored",
             file=sys.stderr,
         )
@@ -364,7 +366,12 @@ def _add_ladder(sub) -> None:
         help="run games as Ray tasks: 'auto' or HOST:PORT of a running cluster, "
         "'local' for a private local instance",
     )
-    p.add_argument("--max-actions", type=int, default=20_000, help="void a game past this")
+    p.add_argument(
+        "--max-turns", type=int, default=300, help="adjudicate a game on its scores at this turn"
+    )
+    p.add_argument(
+        "--max-actions", type=int, default=20_000, help="adjudicate a game past this many actions"
+    )
     p.add_argument("--plot", help="also write the ratings plot (PNG) here")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--no-progress", action="store_true")
