@@ -46,8 +46,12 @@ def matchups() -> list[tuple[str, list[str], int]]:
         ("expert_vs_greedy_2p", ["expert", "greedy"], 100),
         ("expert_vs_v1_strong_2p", ["expert", _preset("strong", engine="ismcts-v1")], 100),
     ]
-    for preset in BY_NAME:
+    names = list(BY_NAME)
+    for preset in names:
         table.append((f"doubling_{preset}_2p", [_preset(preset, 2), _preset(preset)], 100))
+    table.append((f"preset_{names[0]}_vs_expert_2p", [_preset(names[0]), "expert"], 100))
+    for lower, upper in zip(names, names[1:]):
+        table.append((f"preset_{upper}_vs_{lower}_2p", [_preset(upper), _preset(lower)], 100))
     return table
 
 
