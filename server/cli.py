@@ -457,6 +457,42 @@ def train(args: argparse.Namespace) -> int:
     return 0
 
 
+def train_policy(args: argparse.Namespace) -> int:
+    """Fit the policy prior to self-play root visits and print the held-out report (JSON)."""
+    try:
+        from council.mcts.train_policy import report_json
+        from council.mcts.train_policy import train_policy as run_training
+    except ImportError as error:
+        print(
+            f"council-ai train-policy: {error} (pip install 'council-ai[train]')", file=sys.stderr
+        )
+        return 2
+    try:
+        report = run_training(
+            args.data,
+            args.out,
+            l2=args.l2,
+            seed=args.seed,
+            holdout=args.holdout,
+            max_iter=args.max_iter,
+            positions_per_game=args.positions_per_game,
+        )
+    except ImportError as error:
+        print(
+            f"council-ai train-policy: {error} (pip install 'council-ai[train]')", file=sys.stderr
+        )
+        return 2
+    except (OSError, ValueError) as error:
+        print(f"council-ai train-policy: {error}", file=sys.stderr)
+        return 2
+    text = report_json(report)
+    if args.json_out:
+        with open(args.json_out, "w") as f:
+            f.write(text + "\n")
+    print(text)
+    return 0
+
+
 def _add_learning(sub) -> None:
     p = sub.add_parser(
         "selfplay",
@@ -510,6 +546,30 @@ def _add_learning(sub) -> None:
     p.add_argument("--report", help="write the reliability plot (PNG) here")
     p.add_argument("--json-out", help="also write the report (JSON) here")
     p.set_defaults(func=train)
+
+    p = sub.add_parser(
+        "train-policy",
+        help="fit the learned policy prior to self-play root visits (needs the 'train' extra)",
+        description="Targets are the search's root visit distributions recorded in self-play "
+        "shards (positions without them are skipped). Splits the games into training and "
+        "held-out sets (seeded), fits a softmax over the legal actions' features by L-BFGS-B, "
+        "writes the model (.npz) and prints held-out cross-entropy and top-1 agreement by "
+        "kind of decision against the uniform prior. See docs/learning.md.",
+    )
+    p.add_argument("data", nargs="+", help="self-play directories")
+    p.add_argument("--out", required=True, help="model file (.npz)")
+    p.add_argument("--l2", type=float, default=1e-4, help="L2 penalty on the weights")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--holdout", type=float, default=0.2, help="share of games held out")
+    p.add_argument("--max-iter", type=int, default=1000, help="L-BFGS-B iterations")
+    p.add_argument(
+        "--positions-per-game",
+        type=int,
+        default=0,
+        help="keep a seeded sample of this many positions of each game (0: all)",
+    )
+    p.add_argument("--json-out", help="also write the report (JSON) here")
+    p.set_defaults(func=train_policy)
 
 
 def build_parser() -> argparse.ArgumentParser:
