@@ -50,7 +50,7 @@ def matchups() -> list[tuple[str, list[str], int]]:
     for preset in names:
         table.append((f"doubling_{preset}_2p", [_preset(preset, 2), _preset(preset)], 100))
     table.append((f"preset_{names[0]}_vs_expert_2p", [_preset(names[0]), "expert"], 100))
-    for lower, upper in zip(names, names[1:]):
+    for lower, upper in zip(names, names[1:], strict=False):
         table.append((f"preset_{upper}_vs_{lower}_2p", [_preset(upper), _preset(lower)], 100))
     return table
 
