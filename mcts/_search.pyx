@@ -318,6 +318,7 @@ cdef class Tree:
         cdef double prior[N_ACTIONS]
         cdef double q_sum = 0.0, fpu, score, best_score = -1e300, sqrt_parent
         cdef int i, a, best = actions[0], v_sum = 0
+        cdef bint full
         cdef Node* nd
         cdef Params* P = &self.P
         policy_priors(st, actions, n, &self.policy, prior)
@@ -330,12 +331,17 @@ cdef class Tree:
                 v_sum += nd.visits
         fpu = q_sum / v_sum - P.fpu_reduction if v_sum > 0 else 1.0 / st.n_players
         sqrt_parent = sqrt(<double>(self.nodes[node].visits + 1))
+        # A full tree grows no new node: choose among the existing children while any is
+        # available, so every iteration still reaches a leaf below them.
+        full = self.n_nodes >= self.max_nodes and v_sum > 0
         for i in range(n):
             a = actions[i]
             if self.stamp[a] == self.generation:
                 nd = &self.nodes[self.index[a]]
                 score = (nd.reward_sum / nd.visits
                          + P.c_puct * prior[i] * sqrt(<double>nd.avail) / (1 + nd.visits))
+            elif full:
+                continue
             else:
                 score = fpu + P.c_puct * prior[i] * sqrt_parent
             if score > best_score:

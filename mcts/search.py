@@ -42,7 +42,7 @@ class SearchConfig:
 
     evaluator: str = "learned"  # leaf win chances: "learned" or "heuristic" (version 0.1)
     value_model: str = ""  # the learned evaluator's model file; "" = the shipped one
-    policy: str = "none"  # selection: "none" (UCB1, random expansion) or "learned" (PUCT)
+    policy: str = "learned"  # selection: "learned" (PUCT with the prior) or "none" (UCB1)
     policy_model: str = ""  # the learned prior's model file; "" = the shipped one
     c_puct: float = 1.0
     fpu_reduction: float = 0.1

@@ -131,6 +131,9 @@ def _position(shard: dict, i: int) -> tuple[np.ndarray, np.ndarray, int] | None:
             target[j] += c
     if target.sum() <= 0:
         return None
+    # The target is the search's choice, its most visited action (ties shared): at the
+    # budgets of self-play the visit shares are nearly uniform and teach the prior little.
+    target = (target == target.max()).astype(np.float64)
     rows = np.array(action_feature_rows(state, legal), dtype=np.float64)
     return rows, target / target.sum(), dropped
 

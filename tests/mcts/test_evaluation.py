@@ -185,3 +185,34 @@ def test_compiled_value_matches_numpy():
         compiled = _evaluation.value_win_chances_of(state, model)
         assert compiled == pytest.approx(model.predict_state(state).tolist(), abs=1e-12)
         assert sum(compiled) == pytest.approx(1.0)
+
+
+def test_compiled_priors_match_numpy_and_favour_cheap_payments():
+    from council.mcts.policy_model import PolicyModel
+
+    model = PolicyModel.load()  # the shipped prior
+    state = State.new_game(GameConfig(players=3), seed=8)
+    rng = np.random.default_rng(3)
+    checked_pay = False
+    for _ in range(300):
+        actions = state.legal_actions()
+        compiled = _evaluation.policy_priors_of(state, actions, model)
+        assert compiled == pytest.approx(model.priors_for(state, actions).tolist(), abs=1e-12)
+        assert sum(compiled) == pytest.approx(1.0)
+        if state.decision()[0].startswith("pay") and len(actions) > 1:
+            # The favourite payment is not dominated: no other costs fewer coins and cards.
+            rows = np.array(_evaluation.action_feature_rows(state, actions))
+            coins, cards = rows[:, F_PAY_COST], rows[:, F_PAY_CARDS]
+            best = int(np.argmax(compiled))
+            dominated = (coins <= coins[best]) & (cards <= cards[best])
+            dominated &= (coins < coins[best]) | (cards < cards[best])
+            assert not dominated.any()
+            checked_pay = True
+        state.apply(actions[int(rng.integers(len(actions)))])
+        if state.is_terminal():
+            break
+    assert checked_pay
+
+
+F_PAY_COST = _evaluation.ACTION_FEATURE_NAMES.index("pay_cost")
+F_PAY_CARDS = _evaluation.ACTION_FEATURE_NAMES.index("pay_cards")

@@ -133,7 +133,7 @@ def test_the_data_split_by_game_with_targets_from_the_visits(data_dir):
     assert len(small) == 7 and np.array_equal(small.rows, again.rows)
 
 
-def test_the_target_is_the_visit_share_of_each_legal_action(data_dir):
+def test_the_target_is_the_most_visited_legal_action(data_dir):
     shard = read_shard(shard_paths(data_dir)[0])
     train_set, held, _ = load_policy_data([data_dir], holdout=0.0, seed=1)
     assert len(held) == 0 and len(train_set) == len(shard["game"])
@@ -144,8 +144,9 @@ def test_the_target_is_the_visit_share_of_each_legal_action(data_dir):
     visits = dict(
         zip(shard["visit_action"][i].tolist(), shard["visit_count"][i].tolist(), strict=True)
     )
-    total = sum(c for a, c in visits.items() if a >= 0)
-    expected = [visits.get(a, 0) / total for a in legal]
+    top = max(c for a, c in visits.items() if a >= 0)
+    best = [a for a in legal if visits.get(a, 0) == top]
+    expected = [1 / len(best) if a in best else 0.0 for a in legal]
     np.testing.assert_allclose(target, expected)
 
 
