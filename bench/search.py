@@ -62,7 +62,7 @@ def main(argv=None) -> int:
     figures |= {
         "seconds_per_measurement": args.seconds,
         "repeats": args.repeats,
-        "position": "4-player opening, seat 0's view, default SearchConfig (learned value and prior)",
+        "position": "4-player opening, seat 0's view, default SearchConfig (learned models)",
         "python": sys.version.split()[0],
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),

@@ -36,14 +36,14 @@ PRESETS: tuple[Preset, ...] = (
         pb.STRENGTH_PRESET_CASUAL,
         300,
         None,
-        "300 iterations (about 5 ms): the default; wins 73% against beginner, 74% against the expert",
+        "300 iterations (about 5 ms): the default; beats beginner 73%, the expert 74%",
     ),
     Preset(
         "strong",
         pb.STRENGTH_PRESET_STRONG,
         5000,
         None,
-        "5000 iterations (about 0.07 s on one core): wins 77% against casual, 86% against the expert",
+        "5000 iterations (about 0.07 s on one core): beats casual 77%, the expert 86%",
     ),
 )
 
