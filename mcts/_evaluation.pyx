@@ -237,21 +237,28 @@ cdef double seat_score(ValueNet* net, double* f) noexcept nogil:
     return s
 
 
+cdef inline void softmax_in_place(double* x, int n, double top) noexcept nogil:
+    """x <- softmax(x); `top` is max(x), subtracted so exp never overflows."""
+    cdef double z = 0.0
+    cdef int i
+    for i in range(n):
+        x[i] = exp(x[i] - top)
+        z += x[i]
+    for i in range(n):
+        x[i] /= z
+
+
 cdef void value_win_chances(GameState* s, ValueNet* net, double* win) noexcept nogil:
     """Win chance of every seat of an unfinished full state by the learned model."""
     cdef double rows[MAX_PLAYERS][N_FEATURES]
-    cdef double top = -1e300, z = 0.0
+    cdef double top = -1e300
     cdef int p, n = s.n_players
     seat_features(s, rows)
     for p in range(n):
         win[p] = seat_score(net, rows[p])
         if win[p] > top:
             top = win[p]
-    for p in range(n):
-        win[p] = exp(win[p] - top)
-        z += win[p]
-    for p in range(n):
-        win[p] /= z
+    softmax_in_place(win, n, top)
 
 
 cdef int fill_value_net(ValueNet* net, object model) except -1:
@@ -374,7 +381,7 @@ cdef void policy_priors(GameState* s, int* actions, int n, PolicyNet* net,
     """Prior probabilities of the legal actions (softmax of the policy's logits). Only the
     features an action's kind can have are computed: the search calls this at every step."""
     cdef double phi[N_ACTION_FEATURES]
-    cdef double top = -1e300, z = 0.0, logit
+    cdef double top = -1e300, logit
     cdef double* w = net.wk
     cdef int i, j, a, k, p = s.current
     for i in range(n):
@@ -396,11 +403,7 @@ cdef void policy_priors(GameState* s, int* actions, int n, PolicyNet* net,
         prior[i] = logit
         if logit > top:
             top = logit
-    for i in range(n):
-        prior[i] = exp(prior[i] - top)
-        z += prior[i]
-    for i in range(n):
-        prior[i] /= z
+    softmax_in_place(prior, n, top)
 
 
 cdef int fill_policy_net(PolicyNet* net, object model) except -1:

@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from council.engine import GameConfig, State
+from council.mcts.ray_jobs import run_ray_jobs
 
 FORMAT = "council-selfplay"
 FORMAT_VERSION = 1
@@ -471,7 +472,7 @@ def run_selfplay(
         if not jobs:
             pass
         elif ray_address:
-            _run_ray(jobs, record, ray_address, workers)
+            run_ray_jobs(_play_job, jobs, record, ray_address, workers)
         elif (workers or os.cpu_count() or 1) <= 1 or len(jobs) == 1:
             for job in jobs:
                 record(_play_job(job))
@@ -492,52 +493,6 @@ def _run_pool(jobs, record, workers: int) -> None:
     finally:
         pool.terminate()
         pool.join()
-
-
-def _run_ray(jobs, record, address: str, workers: int | None) -> None:
-    """Games as Ray tasks (the pattern of council.server.ladder.runner)."""
-    if address == "local":
-        # A private single-machine instance: keep Ray's sockets on the loopback interface.
-        os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
-    try:
-        import ray
-    except ImportError:
-        raise RuntimeError("--ray-address needs Ray: pip install ray") from None
-    started = False
-    if not ray.is_initialized():
-        if address == "local":
-            from ray._private import ray_constants
-
-            ray_constants.ENABLE_RAY_CLUSTER = False  # in case Ray was imported before
-            ray.init(
-                address="local",
-                num_cpus=workers or None,
-                include_dashboard=False,
-                log_to_driver=False,
-                _node_ip_address="127.0.0.1",
-            )
-        else:
-            ray.init(address=address, log_to_driver=False)
-        started = True
-    try:
-        task = ray.remote(num_cpus=1, max_retries=2)(_play_job)
-        limit = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
-        queue = list(reversed(jobs))
-        running: list = []
-        try:
-            while queue or running:
-                while queue and len(running) < limit:
-                    running.append(task.remote(queue.pop()))
-                done, running = ray.wait(running, num_returns=1)
-                for ref in done:
-                    record(ray.get(ref))
-        except BaseException:
-            for ref in running:
-                ray.cancel(ref, force=True)
-            raise
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def parse_players(text: str) -> tuple[int, ...]:

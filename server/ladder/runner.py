@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from council.engine import GameConfig, State
 from council.engine.actions import NUM_ACTIONS
 from council.mcts.arena import MAX_TURNS, cap_reason
+from council.mcts.ray_jobs import run_ray_jobs
 from council.server.ladder.entrants import Entrant, Forfeit, parse_entrant
 from council.server.ladder.schedule import ScheduledGame, schedule
 from council.server.ladder.store import ADJUDICATED, GameResult, LadderConfig, Store
@@ -250,7 +251,7 @@ def run_ladder(
         if not jobs:
             pass
         elif ray_address:
-            _run_ray(jobs, record, ray_address, workers)
+            run_ray_jobs(_play_job, jobs, record, ray_address, workers)
         elif (workers or os.cpu_count() or 1) <= 1 or len(jobs) == 1:
             for job in jobs:
                 record(_play_job(job))
@@ -284,53 +285,3 @@ def _run_pool(jobs, record, workers: int) -> None:
             for future in running:
                 future.cancel()
             raise
-
-
-def _run_ray(jobs, record, address: str, workers: int | None) -> None:
-    if address == "local":
-        # A private single-machine instance: keep all of Ray's sockets on the loopback
-        # interface (Ray otherwise binds the machine's network address).
-        os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
-    try:
-        import ray
-    except ImportError:
-        raise RuntimeError(
-            "--ray-address needs Ray: pip install 'council-ai[ladder-ray]'"
-        ) from None
-    started = False
-    if not ray.is_initialized():
-        if address == "local":
-            from ray._private import ray_constants
-
-            ray_constants.ENABLE_RAY_CLUSTER = False  # in case Ray was imported before
-            ray.init(
-                address="local",
-                num_cpus=workers or None,
-                include_dashboard=False,
-                log_to_driver=False,
-                # The driver and the raylet must agree on the node's address, also when Ray
-                # was imported (and read its settings) before this call.
-                _node_ip_address="127.0.0.1",
-            )
-        else:
-            ray.init(address=address, log_to_driver=False)
-        started = True
-    try:
-        task = ray.remote(num_cpus=1, max_retries=2)(_play_job)
-        limit = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
-        queue = list(reversed(jobs))
-        running: list = []
-        try:
-            while queue or running:
-                while queue and len(running) < limit:
-                    running.append(task.remote(queue.pop()))
-                done, running = ray.wait(running, num_returns=1)
-                for ref in done:
-                    record(ray.get(ref))
-        except BaseException:
-            for ref in running:
-                ray.cancel(ref, force=True)
-            raise
-    finally:
-        if started:
-            ray.shutdown()
