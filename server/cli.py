@@ -530,32 +530,27 @@ def _add_learning(sub) -> None:
         "L-BFGS-B, writes the model (.npz) and prints held-out log loss and Brier by game "
         "phase against the 1/n and hand-made-evaluator baselines. See docs/learning.md.",
     )
-    p.add_argument("data", nargs="+", help="self-play directories")
-    p.add_argument("--out", required=True, help="model file (.npz)")
+    _add_fit_options(p)
     p.add_argument("--hidden", type=int, default=0, help="hidden tanh units (0: linear)")
-    p.add_argument("--l2", type=float, default=1e-4, help="L2 penalty on the weights")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--holdout", type=float, default=0.2, help="share of games held out")
-    p.add_argument("--max-iter", type=int, default=1000, help="L-BFGS-B iterations")
-    p.add_argument(
-        "--positions-per-game",
-        type=int,
-        default=0,
-        help="keep a seeded sample of this many positions of each game (0: all)",
-    )
     p.add_argument("--report", help="write the reliability plot (PNG) here")
-    p.add_argument("--json-out", help="also write the report (JSON) here")
     p.set_defaults(func=train)
 
     p = sub.add_parser(
         "train-policy",
-        help="fit the learned policy prior to self-play root visits (needs the 'train' extra)",
-        description="Targets are the search's root visit distributions recorded in self-play "
-        "shards (positions without them are skipped). Splits the games into training and "
-        "held-out sets (seeded), fits a softmax over the legal actions' features by L-BFGS-B, "
-        "writes the model (.npz) and prints held-out cross-entropy and top-1 agreement by "
-        "kind of decision against the uniform prior. See docs/learning.md.",
+        help="fit the learned policy prior to the search's choices (needs the 'train' extra)",
+        description="Targets are the search's choices (the most visited root action) "
+        "recorded in self-play shards (positions without visits are skipped). Splits the "
+        "games into training and held-out sets (seeded), fits a softmax over the legal "
+        "actions' features by L-BFGS-B, writes the model (.npz) and prints held-out "
+        "cross-entropy and top-1 agreement by kind of decision against the uniform prior. "
+        "See docs/learning.md.",
     )
+    _add_fit_options(p)
+    p.set_defaults(func=train_policy)
+
+
+def _add_fit_options(p) -> None:
+    """The options `train` and `train-policy` share."""
     p.add_argument("data", nargs="+", help="self-play directories")
     p.add_argument("--out", required=True, help="model file (.npz)")
     p.add_argument("--l2", type=float, default=1e-4, help="L2 penalty on the weights")
@@ -569,7 +564,6 @@ def _add_learning(sub) -> None:
         help="keep a seeded sample of this many positions of each game (0: all)",
     )
     p.add_argument("--json-out", help="also write the report (JSON) here")
-    p.set_defaults(func=train_policy)
 
 
 def build_parser() -> argparse.ArgumentParser:
