@@ -21,7 +21,6 @@ holds the settings (checked on resume) and per-shard counts. A game still runnin
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import sys
 import time
@@ -32,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from council.engine import GameConfig, State
-from council.mcts.ray_jobs import run_ray_jobs
+from council.mcts.jobs import run_jobs
 
 FORMAT = "council-selfplay"
 FORMAT_VERSION = 1
@@ -469,30 +468,12 @@ def run_selfplay(
             summary.written.append(name)
 
     try:
-        if not jobs:
-            pass
-        elif ray_address:
-            run_ray_jobs(_play_job, jobs, record, ray_address, workers)
-        elif (workers or os.cpu_count() or 1) <= 1 or len(jobs) == 1:
-            for job in jobs:
-                record(_play_job(job))
-        else:
-            _run_pool(jobs, record, workers or os.cpu_count() or 1)
+        run_jobs(_play_job, jobs, record, workers, ray_address)
     finally:
         if bar is not None:
             bar.close()
         summary.seconds = time.perf_counter() - start
     return summary
-
-
-def _run_pool(jobs, record, workers: int) -> None:
-    pool = multiprocessing.get_context("fork").Pool(workers)
-    try:
-        for game in pool.imap_unordered(_play_job, jobs):
-            record(game)
-    finally:
-        pool.terminate()
-        pool.join()
 
 
 def parse_players(text: str) -> tuple[int, ...]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from council.engine import GameConfig, State
 from council.engine.actions import NUM_ACTIONS
 from council.mcts.arena import MAX_TURNS, cap_reason
-from council.mcts.ray_jobs import run_ray_jobs
+from council.mcts.jobs import run_jobs
 from council.server.ladder.entrants import Entrant, Forfeit, parse_entrant
 from council.server.ladder.schedule import ScheduledGame, schedule
 from council.server.ladder.store import ADJUDICATED, GameResult, LadderConfig, Store
@@ -248,40 +248,9 @@ def run_ladder(
             on_game(result)
 
     try:
-        if not jobs:
-            pass
-        elif ray_address:
-            run_ray_jobs(_play_job, jobs, record, ray_address, workers)
-        elif (workers or os.cpu_count() or 1) <= 1 or len(jobs) == 1:
-            for job in jobs:
-                record(_play_job(job))
-        else:
-            _run_pool(jobs, record, workers or os.cpu_count() or 1)
+        run_jobs(_play_job, jobs, record, workers, ray_address)
     finally:
         if bar is not None:
             bar.close()
         summary.seconds = time.perf_counter() - start
     return summary
-
-
-def _run_pool(jobs, record, workers: int) -> None:
-    """A pool of fresh (spawned) processes: no gRPC or thread state is inherited by fork."""
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
-    context = multiprocessing.get_context("spawn")
-    limit = 4 * workers  # games queued at once; the rest wait here
-    queue = list(reversed(jobs))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        running = set()
-        try:
-            while queue or running:
-                while queue and len(running) < limit:
-                    running.add(pool.submit(_play_job, queue.pop()))
-                done, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    record(future.result())
-        except BaseException:
-            for future in running:
-                future.cancel()
-            raise

@@ -1,17 +1,62 @@
-"""Jobs as Ray tasks on a local private instance or a cluster, their results streamed back.
+"""Games as jobs: run in this process, in a pool of worker processes, or as Ray tasks on a
+local private instance or a cluster, each result handed back as it arrives.
 
-Self-play (``council-ai selfplay``) and the ladder (``council-ai ladder run``) both hand their
-games to ``run_ray_jobs`` when given ``--ray-address``.
+Self-play (``council-ai selfplay``) and the ladder (``council-ai ladder run``) both play their
+games through ``run_jobs``.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+
+def run_jobs(
+    function: Callable,
+    jobs: Sequence,
+    record: Callable,
+    workers: int | None = None,
+    ray_address: str | None = None,
+) -> None:
+    """Call ``record(function(job))`` for every job: as Ray tasks with ``ray_address``, else
+    in ``workers`` processes (default: every core), in this process when that is one or
+    there is a single job. ``function`` must be a module-level function (it is pickled)."""
+    workers = workers or os.cpu_count() or 1
+    if not jobs:
+        return
+    if ray_address:
+        run_ray_jobs(function, jobs, record, ray_address, workers)
+    elif workers <= 1 or len(jobs) == 1:
+        for job in jobs:
+            record(function(job))
+    else:
+        _run_pool(function, jobs, record, workers)
+
+
+def _run_pool(function: Callable, jobs: Sequence, record: Callable, workers: int) -> None:
+    """A pool of fresh (spawned) processes: no gRPC or thread state is inherited by fork."""
+    context = multiprocessing.get_context("spawn")
+    limit = 4 * workers  # jobs queued at once; the rest wait here
+    queue = list(reversed(jobs))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        running = set()
+        try:
+            while queue or running:
+                while queue and len(running) < limit:
+                    running.add(pool.submit(function, queue.pop()))
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    record(future.result())
+        except BaseException:
+            for future in running:
+                future.cancel()
+            raise
 
 
 def run_ray_jobs(
-    function: Callable, jobs: Iterable, record: Callable, address: str, workers: int | None
+    function: Callable, jobs: Sequence, record: Callable, address: str, workers: int | None
 ) -> None:
     """Run ``function(job)`` for every job as a Ray task and pass each result to ``record``
     as it arrives. ``address`` is a cluster's address or ``local`` (a private instance on
@@ -48,7 +93,7 @@ def run_ray_jobs(
     try:
         task = ray.remote(num_cpus=1, max_retries=2)(function)
         limit = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
-        queue = list(reversed(list(jobs)))
+        queue = list(reversed(jobs))
         running: list = []
         try:
             while queue or running:
