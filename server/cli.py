@@ -423,74 +423,43 @@ def selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
-def train(args: argparse.Namespace) -> int:
-    """Fit the value model to self-play data and print the held-out report (JSON)."""
+def _fit(command: str, module: str, function: str, args: argparse.Namespace, **options) -> int:
+    """Run a training function of ``council.mcts.<module>`` on the shared fit options and
+    print its report (JSON); a missing training extra or bad data is a clear error."""
+    import importlib
+
+    fit_options = dict(
+        l2=args.l2,
+        seed=args.seed,
+        holdout=args.holdout,
+        max_iter=args.max_iter,
+        positions_per_game=args.positions_per_game,
+    )
     try:
-        from council.mcts.train import report_json
-        from council.mcts.train import train as run_training
+        trainer = importlib.import_module(f"council.mcts.{module}")
+        report = getattr(trainer, function)(args.data, args.out, **fit_options, **options)
     except ImportError as error:
-        print(f"council-ai train: {error} (pip install 'council-ai[train]')", file=sys.stderr)
-        return 2
-    try:
-        report = run_training(
-            args.data,
-            args.out,
-            hidden=args.hidden,
-            l2=args.l2,
-            seed=args.seed,
-            holdout=args.holdout,
-            max_iter=args.max_iter,
-            positions_per_game=args.positions_per_game,
-            report_png=args.report,
-        )
-    except ImportError as error:
-        print(f"council-ai train: {error} (pip install 'council-ai[train]')", file=sys.stderr)
+        print(f"council-ai {command}: {error} (pip install 'council-ai[train]')", file=sys.stderr)
         return 2
     except (OSError, ValueError) as error:
-        print(f"council-ai train: {error}", file=sys.stderr)
+        print(f"council-ai {command}: {error}", file=sys.stderr)
         return 2
-    text = report_json(report)
+    text = trainer.report_json(report)
     if args.json_out:
         with open(args.json_out, "w") as f:
             f.write(text + "\n")
     print(text)
     return 0
+
+
+def train(args: argparse.Namespace) -> int:
+    """Fit the value model to self-play data and print the held-out report (JSON)."""
+    return _fit("train", "train", "train", args, hidden=args.hidden, report_png=args.report)
 
 
 def train_policy(args: argparse.Namespace) -> int:
-    """Fit the policy prior to self-play root visits and print the held-out report (JSON)."""
-    try:
-        from council.mcts.train_policy import report_json
-        from council.mcts.train_policy import train_policy as run_training
-    except ImportError as error:
-        print(
-            f"council-ai train-policy: {error} (pip install 'council-ai[train]')", file=sys.stderr
-        )
-        return 2
-    try:
-        report = run_training(
-            args.data,
-            args.out,
-            l2=args.l2,
-            seed=args.seed,
-            holdout=args.holdout,
-            max_iter=args.max_iter,
-            positions_per_game=args.positions_per_game,
-        )
-    except ImportError as error:
-        print(
-            f"council-ai train-policy: {error} (pip install 'council-ai[train]')", file=sys.stderr
-        )
-        return 2
-    except (OSError, ValueError) as error:
-        print(f"council-ai train-policy: {error}", file=sys.stderr)
-        return 2
-    text = report_json(report)
-    if args.json_out:
-        with open(args.json_out, "w") as f:
-            f.write(text + "\n")
-    print(text)
-    return 0
+    """Fit the policy prior to the search's choices and print the held-out report (JSON)."""
+    return _fit("train-policy", "train_policy", "train_policy", args)
 
 
 def _add_learning(sub) -> None:
