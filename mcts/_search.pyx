@@ -147,8 +147,10 @@ cdef void estimate_scores(GameState* st, Params* P, double* est) noexcept nogil:
                   + P.w_nobility * st.nobility[p])
 
 
-cdef void evaluate(GameState* st, Params* P, double* win, double* margin) noexcept nogil:
-    """Win chance and VP margin over the best opponent, for every player."""
+cdef void evaluate(GameState* st, Params* P, ValueNet* net, double* win,
+                   double* margin) noexcept nogil:
+    """Win chance (the learned model's with EVAL_LEARNED, else the heuristic's softmax) and
+    estimated VP margin over the best opponent, for every player."""
     cdef double est[MAX_PLAYERS]
     cdef int p, q, n = st.n_players, mask, winners = 0
     cdef double best_other, top, z
@@ -159,6 +161,9 @@ cdef void evaluate(GameState* st, Params* P, double* win, double* margin) noexce
             winners += (mask >> p) & 1
         for p in range(n):
             win[p] = (1.0 / winners) if (mask >> p) & 1 else 0.0
+    elif P.evaluator == EVAL_LEARNED:
+        estimate_scores(st, P, est)
+        value_win_chances(st, net, win)
     else:
         estimate_scores(st, P, est)
         top = est[0]
@@ -419,9 +424,7 @@ cdef class Tree:
             n = legal_actions(&st, actions)
             apply_action(&st, policy_pick(&st, actions, n, P, &st.rng))
             steps += 1
-        evaluate(&st, P, win, margin)
-        if P.evaluator == EVAL_LEARNED and not st.game_over:
-            value_win_chances(&st, &self.net, win)
+        evaluate(&st, P, &self.net, win, margin)
         for i in range(st.n_players):
             reward[i] = ((1.0 - P.margin_weight) * win[i]
                          + P.margin_weight * (0.5 + 0.5 * tanh(margin[i] / P.margin_scale)))
@@ -516,14 +519,15 @@ cdef class Tree:
 
 
 def evaluate_state(State state, dict params):
-    """(win chances, VP margins) of the position by the search's evaluation."""
+    """(win chances, VP margins) of the position by the hand-set evaluation of 0.1."""
     cdef Params P
     cdef double win[MAX_PLAYERS]
     cdef double margin[MAX_PLAYERS]
     if state.s.viewer >= 0:
         raise ValueError("evaluate_state needs a full state")
     fill_params(&P, params)
-    evaluate(&state.s, &P, win, margin)
+    P.evaluator = EVAL_HEURISTIC  # the hand-set evaluation, whatever the config says
+    evaluate(&state.s, &P, NULL, win, margin)
     n = state.s.n_players
     return [win[i] for i in range(n)], [margin[i] for i in range(n)]
 
