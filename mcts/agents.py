@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, fields, replace
+from functools import cached_property
 from typing import ClassVar
 
 from council.engine import State
@@ -41,6 +42,12 @@ def _own_legal_actions(view: State, seed: int) -> tuple[State, list[int]]:
     """
     world = view.determinize(seed)
     return world, world.legal_actions()
+
+
+# The ``key=value`` settings a search agent takes besides its fields (parse_agent).
+SEARCH_SETTINGS = {f.name: f.type for f in fields(SearchConfig) if f.name != "kind_weights"} | {
+    f"kind_{k}": "float" for k in DEFAULT_KIND_WEIGHTS
+}
 
 
 @dataclass(frozen=True)
@@ -91,6 +98,7 @@ class ISMCTSAgent:
     settings: tuple = ()  # SearchConfig overrides as sorted (name, value) pairs
 
     sees_true_state: ClassVar[bool] = False
+    setting_types: ClassVar[dict[str, str]] = SEARCH_SETTINGS
     base_config: ClassVar[SearchConfig] = SearchConfig()
 
     def act(self, view: State, seed: int) -> int:
@@ -120,6 +128,7 @@ class PIMCAgent:
     settings: tuple = ()
 
     sees_true_state: ClassVar[bool] = False
+    setting_types: ClassVar[dict[str, str]] = SEARCH_SETTINGS
 
     def act(self, view: State, seed: int) -> int:
         votes: Counter[int] = Counter()
@@ -146,6 +155,7 @@ class CheatingMCTS:
     settings: tuple = ()
 
     sees_true_state: ClassVar[bool] = True
+    setting_types: ClassVar[dict[str, str]] = SEARCH_SETTINGS
 
     def act(self, state: State, seed: int) -> int:
         limits = SearchLimits(iterations=self.iterations, time_s=self.time_s)
@@ -201,12 +211,16 @@ class ExpertAgent:
     settings: tuple = ()  # weight overrides as sorted (feature name, value) pairs
 
     sees_true_state: ClassVar[bool] = False
+    setting_types: ClassVar[dict[str, str]] = {name: "float" for name in FEATURE_NAMES}
+
+    @cached_property
+    def weights(self) -> list[float]:
+        """The weights in FEATURE_NAMES order: EXPERT_WEIGHTS with the overrides."""
+        weights = EXPERT_WEIGHTS | dict(self.settings)
+        return [weights[name] for name in FEATURE_NAMES]
 
     def act(self, view: State, seed: int) -> int:
-        weights = dict(EXPERT_WEIGHTS)
-        weights.update(self.settings)
-        world = view.determinize(seed)
-        return _evaluation.expert_choice(world, [weights[name] for name in FEATURE_NAMES])
+        return _evaluation.expert_choice(view.determinize(seed), self.weights)
 
 
 AGENTS = {
@@ -220,11 +234,6 @@ AGENTS = {
 }
 
 
-SEARCH_SETTINGS = {f.name: f.type for f in fields(SearchConfig) if f.name != "kind_weights"} | {
-    f"kind_{k}": "float" for k in DEFAULT_KIND_WEIGHTS
-}
-
-
 def _config(settings: tuple, base: SearchConfig | None = None) -> SearchConfig:
     """``base`` with (name, value) overrides; ``kind_X`` sets one rollout weight."""
     base = base or SearchConfig()
@@ -232,15 +241,6 @@ def _config(settings: tuple, base: SearchConfig | None = None) -> SearchConfig:
     weights = dict(base.kind_weights)
     weights.update({k[len("kind_") :]: v for k, v in settings if k.startswith("kind_")})
     return replace(base, **plain, kind_weights=weights).validate()
-
-
-def _setting_types(cls) -> dict[str, str]:
-    """The ``key=value`` settings an agent class takes besides its fields."""
-    if cls is ExpertAgent:
-        return {name: "float" for name in FEATURE_NAMES}
-    if "settings" in {f.name for f in fields(cls)}:
-        return SEARCH_SETTINGS
-    return {}
 
 
 def parse_agent(spec: str):
@@ -254,7 +254,7 @@ def parse_agent(spec: str):
         raise ValueError(f"unknown agent {name!r}; choose from {', '.join(AGENTS)}")
     cls = AGENTS[name]
     types = {f.name: f.type for f in fields(cls) if f.name != "settings"}
-    setting_types = _setting_types(cls)
+    setting_types = getattr(cls, "setting_types", {})
     kwargs, settings = {}, {}
     for item in filter(None, options.split(",")):
         key, sep, value = item.partition("=")
