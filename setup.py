@@ -72,7 +72,13 @@ extensions = [
         extra_compile_args=compile_args,
         extra_link_args=link_args,
     )
-    for package, module in (("engine", "_core"), ("mcts", "_evaluation"), ("mcts", "_search"))
+    for package, module in (
+        ("engine", "_core"),
+        ("engine", "_document"),
+        ("engine", "_status"),
+        ("mcts", "_evaluation"),
+        ("mcts", "_search"),
+    )
 ]
 
 setup(

@@ -1,0 +1,1 @@
+# Reading and writing council.v1.GameState messages: placeholder.
