@@ -188,15 +188,39 @@ cdef void apply_action(GameState* s, int action) noexcept nogil
 cdef int random_playout(GameState* s, int max_actions) noexcept nogil
 cdef void make_view(GameState* s, int player) noexcept nogil
 cdef void determinize(GameState* s, uint64_t seed) noexcept nogil
-cdef uint64_t next_random(uint64_t* rng) noexcept nogil
-cdef int random_below(uint64_t* rng, int n) noexcept nogil
 cdef int current_actor(GameState* s) noexcept nogil
 cdef int provisional_vp(GameState* s, int p) noexcept nogil
 cdef void end_awards(GameState* s, int* award) noexcept nogil
 cdef int winners_mask(GameState* s) noexcept nogil
-cdef int payment_cost(int pay) noexcept nogil
 cdef int min_payment_cost(GameState* s, int p, int b) noexcept nogil
-cdef int king_travel_cost(GameState* s, int city) noexcept nogil
+
+
+# Small helpers with their bodies here, so that every module that cimports them inlines
+# them (an inline function only declared here would be called through the module's
+# function table): the search calls them on every rollout step.
+
+# Random numbers: splitmix64, one 64-bit word carried in the state.
+cdef inline uint64_t next_random(uint64_t* rng) noexcept nogil:
+    rng[0] += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = rng[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline int random_below(uint64_t* rng, int n) noexcept nogil:
+    # Lemire's multiply-shift; the bias for n < 1000 is below 1e-16.
+    return <int>(((next_random(rng) >> 32) * <uint64_t>n) >> 32)
+
+
+# Coins a payment costs: its size's base cost plus one per joker.
+cdef inline int payment_cost(int pay) noexcept nogil:
+    return COUNCIL_COST[PAY_SIZE[pay]] + PAY_COUNTS[pay][JOKER]
+
+
+# Coins the king's move from his city to `city` costs.
+cdef inline int king_travel_cost(GameState* s, int city) noexcept nogil:
+    return 2 * LAYOUT_DIST[s.layout][s.king_city][city]
 
 
 cdef class State:

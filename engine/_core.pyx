@@ -122,20 +122,8 @@ def _fill_tables():
 _fill_tables()
 
 # ---------------------------------------------------------------------------------------
-# Random numbers: splitmix64, one 64-bit word carried in the state.
-
-cdef inline uint64_t next_random(uint64_t* rng) noexcept nogil:
-    rng[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = rng[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-cdef inline int random_below(uint64_t* rng, int n) noexcept nogil:
-    # Lemire's multiply-shift; the bias for n < 1000 is below 1e-16.
-    return <int>(((next_random(rng) >> 32) * <uint64_t>n) >> 32)
-
+# Seeds (next_random and random_below, splitmix64 over the state's rng word, are in
+# _core.pxd so that the search inlines them).
 
 cdef inline uint64_t mix_seed(uint64_t seed) noexcept nogil:
     cdef uint64_t r = seed
@@ -399,10 +387,6 @@ cdef int min_payment_cost(GameState* s, int p, int b) noexcept nogil:
     return COUNCIL_COST[total] + (total - m)
 
 
-cdef int payment_cost(int pay) noexcept nogil:
-    return COUNCIL_COST[PAY_SIZE[pay]] + PAY_COUNTS[pay][JOKER]
-
-
 cdef int list_payments(GameState* s, int p, int b, int budget, int* out) noexcept nogil:
     """Write A_PAY + k for every payment p can make to balcony b with at most `budget`
     coins, in increasing k; return how many.
@@ -440,10 +424,6 @@ cdef int list_payments(GameState* s, int p, int b, int budget, int* out) noexcep
                 out[n] = A_PAY + k
                 n += 1
     return n
-
-
-cdef int king_travel_cost(GameState* s, int city) noexcept nogil:
-    return 2 * LAYOUT_DIST[s.layout][s.king_city][city]
 
 
 cdef inline bint can_build_in(GameState* s, int p, int city) noexcept nogil:
