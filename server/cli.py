@@ -4,8 +4,8 @@
 position to it and prints the recommendation; ``council-ai new-game`` prints a JSON
 position to start from; ``council-ai demo`` plays and prints a seeded demo game between
 random players; ``council-ai arena`` plays seeded matches between agents and prints their
-win rates; ``council-ai ladder run`` / ``ladder report`` run a resumable AI-vs-AI ladder
-stored in SQLite and print its ratings (docs/ladder.md).
+win rates. The AI-vs-AI ladder has its own command, ``council-ladder`` (council.ladder.cli,
+docs/ladder.md).
 """
 
 from __future__ import annotations
@@ -252,139 +252,6 @@ def new_game(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- the ladder ----------------------------------------------------------------------------
-
-
-def _default_plot(db: str) -> str:
-    from pathlib import Path
-
-    path = Path(db)
-    return str(path.with_name(path.stem + "-ratings.png"))
-
-
-def ladder_run(args: argparse.Namespace) -> int:
-    """Play the ladder's scheduled games not yet stored, then print its report."""
-    from council.server.ladder import Store, load, plot, run_ladder
-
-    if args.db == ":memory:" and not args.entrants:
-        print("council-ai ladder run: name the entrants", file=sys.stderr)
-        return 2
-    try:
-        store = Store(args.db)
-    except Exception as error:
-        print(f"council-ai ladder run: {args.db}: {error}", file=sys.stderr)
-        return 2
-    with store:
-        try:
-            summary = run_ladder(
-                store,
-                args.entrants or None,
-                table_size=args.table_size,
-                deals=args.deals,
-                seed=args.seed,
-                layout=args.layout,
-                workers=args.workers,
-                ray_address=args.ray_address,
-                progress=not args.no_progress,
-                max_actions=args.max_actions,
-                max_turns=args.max_turns,
-            )
-        except ValueError as error:
-            print(f"council-ai ladder run: {error}", file=sys.stderr)
-            return 2
-        except KeyboardInterrupt:
-            print(
-                f"council-ai ladder run: interrupted with {store.count()} games stored; "
-                "run it again to resume",
-                file=sys.stderr,
-            )
-            return 130
-        print(
-            f"played {summary.played} games in {summary.seconds:.1f} s "
-            f"({summary.already_stored} were stored already, {summary.forfeits} forfeits, "
-            f"{summary.adjudicated} adjudicated at the length cap); "
-            f"{summary.already_stored + summary.played}/"
-            f"{summary.scheduled} scheduled games stored",
-            file=sys.stderr,
-        )
-        report = load(store)
-        if args.plot:
-            plot(report, args.plot)
-        print(json.dumps(report.to_dict(), indent=2) if args.json else report.to_text())
-    return 0
-
-
-def ladder_report(args: argparse.Namespace) -> int:
-    """Print a stored ladder's standings and write its ratings plot."""
-    from council.server.ladder import Store, load, plot
-
-    if args.db != ":memory:" and not os.path.exists(args.db):
-        print(f"council-ai ladder report: {args.db}: no such file", file=sys.stderr)
-        return 2
-    with Store(args.db) as store:
-        try:
-            report = load(store)
-        except ValueError as error:
-            print(f"council-ai ladder report: {error}", file=sys.stderr)
-            return 2
-        plot_path = None if args.no_plot else (args.plot or _default_plot(args.db))
-        if plot_path:
-            plot(report, plot_path)
-        print(json.dumps(report.to_dict(), indent=2) if args.json else report.to_text())
-        if plot_path and not args.json:
-            print(f"\nplot: {plot_path}")
-    return 0
-
-
-def _add_ladder(sub) -> None:
-    ladder = sub.add_parser(
-        "ladder",
-        help="a resumable AI-vs-AI ladder: seeded round robin, SQLite results, ratings",
-        description="Round robin over tables of 2-4 seats with seat rotation and duplicate "
-        "seeded deals, stored in SQLite (resumable), rated with OpenSkill (Plackett-Luce) "
-        "and pairwise win rates with 95%% intervals. See docs/ladder.md.",
-    )
-    lsub = ladder.add_subparsers(dest="ladder_command", required=True)
-    p = lsub.add_parser(
-        "run",
-        help="play the scheduled games not yet stored (a new ladder, or resume one)",
-        description="Entrants: agent specs as in 'council-ai arena' (random, greedy, "
-        "ismcts:iterations=200, ...) or remote:HOST:PORT[,preset=NAME|iterations=N|time_s=S"
-        "|deadline_s=S|token_file=PATH] for any council.v1 endpoint; NAME@spec sets the "
-        "label. With no entrants, the ladder stored in --db resumes. Rerunning the same "
-        "command resumes a stopped ladder; more entrants (appended) or more deals extend it.",
-    )
-    p.add_argument("entrants", nargs="*", help="entrant specs (none: resume the stored ladder)")
-    p.add_argument("--db", default="ladder.sqlite", help="SQLite file (default ladder.sqlite)")
-    p.add_argument("--table-size", type=int, default=2, choices=(2, 3, 4), help="seats a table")
-    p.add_argument("--deals", type=int, default=None, help="seeded deals per table (default 10)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--layout", default="ABA")
-    p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
-    p.add_argument(
-        "--ray-address",
-        help="run games as Ray tasks: 'auto' or HOST:PORT of a running cluster, "
-        "'local' for a private local instance",
-    )
-    p.add_argument(
-        "--max-turns", type=int, default=300, help="adjudicate a game on its scores at this turn"
-    )
-    p.add_argument(
-        "--max-actions", type=int, default=20_000, help="adjudicate a game past this many actions"
-    )
-    p.add_argument("--plot", help="also write the ratings plot (PNG) here")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--no-progress", action="store_true")
-    p.set_defaults(func=ladder_run)
-
-    p = lsub.add_parser("report", help="print a ladder's standings and write its ratings plot")
-    p.add_argument("--db", default="ladder.sqlite")
-    p.add_argument("--plot", help="PNG path (default: <db stem>-ratings.png beside the db)")
-    p.add_argument("--no-plot", action="store_true")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=ladder_report)
-
-
 # -- the learned value: self-play data and training ---------------------------------------
 
 
@@ -561,7 +428,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(func=arena)
 
-    _add_ladder(sub)
     _add_learning(sub)
 
     p = sub.add_parser(

@@ -6,11 +6,16 @@
 - ``pyproject.toml`` maps every package onto a folder that exists and ships the board data.
 - The installed package's data (``board.json``) is reachable through ``importlib.resources``.
 - ``council.engine.__all__`` and the public modules' ``__all__`` name real objects.
-- The layering rule: ``engine/`` imports none of ``council.mcts``, ``council.server`` or
-  ``council.v1`` (the server's wire format); ``mcts/`` imports neither ``council.server``
-  nor ``council.v1``. Every ``.py`` file is scanned with ``ast`` (relative imports resolved,
-  ``importlib.import_module``/``__import__`` with a constant name included), ``.pyx`` and
-  ``.pxd`` files with a regular expression over their ``import``/``cimport`` statements.
+- The layering rule: ``ladder -> server -> mcts -> engine``. ``engine/`` imports none of
+  ``council.mcts``, ``council.server``, ``council.ladder`` or ``council.v1`` (the server's
+  wire format); ``mcts/`` imports none of ``council.server``, ``council.ladder`` or
+  ``council.v1``; ``server/`` does not import ``council.ladder`` (the ladder, a gRPC client
+  on top, may import all of them). Every ``.py`` file is scanned with ``ast`` (relative
+  imports resolved, ``importlib.import_module``/``__import__`` with a constant name
+  included), ``.pyx`` and ``.pxd`` files with a regular expression over their
+  ``import``/``cimport`` statements.
+- The ladder's extra and console script: ``council-ladder``, and OpenSkill and matplotlib in
+  the ``ladder`` extra rather than in the runtime dependencies.
 """
 
 from __future__ import annotations
@@ -64,7 +69,17 @@ LAYERS = {
     "engine": ("council.mcts", "council.server", "council.v1"),
     "mcts": ("council.server", "council.v1"),
 }
-PACKAGE_OF_DIR = {"engine": "council.engine", "mcts": "council.mcts", "server": "council.server"}
+# The ladder (a gRPC client on top of the service) may import every layer; none imports it.
+LAYERS = {folder: (*forbidden, "council.ladder") for folder, forbidden in LAYERS.items()}
+LAYERS["server"] = ("council.ladder",)
+# The folders with Cython sources (the layering test checks it saw them).
+CYTHON_DIRS = {"engine", "mcts"}
+PACKAGE_OF_DIR = {
+    "engine": "council.engine",
+    "mcts": "council.mcts",
+    "server": "council.server",
+    "ladder": "council.ladder",
+}
 
 
 def _source_files() -> list[str]:
@@ -114,7 +129,7 @@ def test_manifest_includes_cython_sources_and_board_data(tmp_path, monkeypatch):
 def test_manifest_includes_every_package_module(tmp_path, monkeypatch):
     selected = _manifest_files(tmp_path, monkeypatch, GENERATED)
     folders = set(_pyproject()["tool"]["setuptools"]["package-dir"].values())
-    assert {"engine", "mcts", "server"} <= folders
+    assert {"engine", "mcts", "server", "ladder"} <= folders
     modules = {
         f
         for f in _source_files()
@@ -182,7 +197,7 @@ def test_pyproject_packages_map_onto_existing_folders():
     tool = _pyproject()["tool"]["setuptools"]
     mapping = tool["package-dir"]
     assert set(mapping) <= set(tool["packages"])
-    for name in ("council.engine", "council.mcts", "council.server"):
+    for name in ("council.engine", "council.mcts", "council.server", "council.ladder"):
         assert name in mapping, name
         assert mapping[name] == name.split(".")[1]
     for package, folder in mapping.items():
@@ -203,6 +218,25 @@ def test_pyproject_ships_board_data_and_cython_sources():
     assert {"*.pxd", "*.pyx"} <= set(package_data["council.engine"])
     assert "*.json" in package_data["council.engine.data"]
     assert (ROOT / "engine" / "data" / "board.json").is_file()
+
+
+def test_pyproject_ladder_extra_and_script():
+    project = _pyproject()["project"]
+    assert project["scripts"]["council-ladder"] == "council.ladder.cli:main"
+    assert project["scripts"]["council-ai"] == "council.server.cli:main"
+
+    def names(requirements):
+        return {re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0].lower() for r in requirements}
+
+    extras = project["optional-dependencies"]
+    ladder_only = {"openskill", "matplotlib"}
+    assert names(extras["ladder"]) == ladder_only  # Ray stays out of the plain extra
+    assert ladder_only.isdisjoint(names(project["dependencies"]))
+    assert {"council-ai", "ray"} <= names(extras["ladder-ray"])
+    assert "council-ai[ladder]" in extras["ladder-ray"]
+    assert ladder_only | {"ray"} <= names(extras["test"])
+    # mcts imports tqdm for its progress bars (arena, self-play): a runtime dependency.
+    assert "tqdm" in names(project["dependencies"])
 
 
 # -- installed package -------------------------------------------------------------------
@@ -308,14 +342,18 @@ def _violations(imports: set[str], forbidden: tuple[str, ...]) -> list[str]:
     return sorted(m for m in imports if any(m == f or m.startswith(f + ".") for f in forbidden))
 
 
-@pytest.mark.parametrize("folder", sorted(LAYERS))
-def test_layering(folder):
-    sources = [
+def _sources(folder: str) -> list[Path]:
+    return [
         p
         for p in sorted((ROOT / folder).rglob("*"))
         if p.suffix in (".py", ".pyx", ".pxd") and "__pycache__" not in p.parts
     ]
-    assert any(p.suffix == ".pyx" for p in sources)
+
+
+@pytest.mark.parametrize("folder", sorted(LAYERS))
+def test_layering(folder):
+    sources = _sources(folder)
+    assert any(p.suffix == ".pyx" for p in sources) == (folder in CYTHON_DIRS)
     assert any(p.suffix == ".py" for p in sources)
     bad = {}
     for path in sources:
@@ -331,6 +369,28 @@ def test_layering_scan_finds_engine_imports():
     assert {"council.engine.board", "council.engine.config", "libc.string"} <= core
     assert "council.engine._core" in imports_of(ROOT / "mcts" / "_search.pyx")
     assert "council.engine._core" in imports_of(ROOT / "engine" / "actions.py")
+
+
+def test_layering_scans_the_ladder():
+    # ladder/ is a scanned folder of its own (above server/): every folder that ships a
+    # council package is either checked by the layering test or is the top (ladder) or the
+    # wire format (proto).
+    mapping = _pyproject()["tool"]["setuptools"]["package-dir"]
+    top_level = {folder for folder in mapping.values() if "/" not in folder}
+    assert top_level == set(PACKAGE_OF_DIR)
+    assert set(LAYERS) == set(PACKAGE_OF_DIR) - {"ladder"}
+    for folder in LAYERS:
+        assert "council.ladder" in LAYERS[folder], folder
+    sources = _sources("ladder")
+    assert ROOT / "ladder" / "cli.py" in sources
+    found = set().union(*(imports_of(p) for p in sources))
+    # The ladder sees the layers below it (relative and absolute imports alike)...
+    assert {"council.mcts.jobs", "council.server.presets", "council.v1.service_pb2"} <= found
+    assert "council.ladder.store" in imports_of(ROOT / "ladder" / "runner.py")
+    # ... and only those: no folder outside the council packages.
+    council = {m for m in found if m.startswith("council.")}
+    allowed = ("council.engine", "council.mcts", "council.server", "council.v1", "council.ladder")
+    assert _violations(council, allowed) == sorted(council)
 
 
 SNEAKY_PY = """

@@ -7,16 +7,20 @@ pairwise win-rate table with 95% intervals; resumable, and scalable out on Ray.
 * ``store``: the SQLite file (settings and one transaction per game).
 * ``runner``: plays the games not yet stored (in-process, process pool or Ray).
 * ``ratings`` / ``report``: standings, head to head, the PNG plot.
+* ``cli``: the ``council-ladder`` command line (``council-ladder run`` / ``report``,
+  docs/ladder.md).
 
-``council-ai ladder run`` and ``council-ai ladder report`` are the command line
-(docs/ladder.md).
+The ladder sits above the service: it may import ``council.server``, ``council.mcts``,
+``council.engine`` and ``council.v1``; none of them imports it. Its ratings and plot need the
+``ladder`` extra (``pip install 'council-ai[ladder]'``: OpenSkill, matplotlib); Ray for
+``--ray-address`` comes with the ``ladder-ray`` extra.
 """
 
-from council.server.ladder.entrants import Entrant, Forfeit, RemoteAgent, parse_entrant
-from council.server.ladder.report import LadderReport, load, plot
-from council.server.ladder.runner import RunSummary, play_scheduled, run_ladder
-from council.server.ladder.schedule import ScheduledGame, schedule
-from council.server.ladder.store import GameResult, LadderConfig, LadderMismatch, Store
+from council.ladder.entrants import Entrant, Forfeit, RemoteAgent, parse_entrant
+from council.ladder.report import LadderReport, load, plot
+from council.ladder.runner import RunSummary, play_scheduled, run_ladder
+from council.ladder.schedule import ScheduledGame, schedule
+from council.ladder.store import GameResult, LadderConfig, LadderMismatch, Store
 
 __all__ = [
     "Entrant",

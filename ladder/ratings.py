@@ -18,8 +18,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from council.ladder._extra import require
+from council.ladder.store import GameResult
 from council.mcts.arena import wilson_interval
-from council.server.ladder.store import GameResult
+
+# The ratings need OpenSkill (the ``ladder`` extra); without it, importing the ladder fails
+# here with the install command in the message.
+PlackettLuce = require("openskill.models").PlackettLuce
 
 __all__ = ["EntrantStats", "Pairwise", "Ratings", "compute"]
 
@@ -95,8 +100,6 @@ class Ratings:
 
 def compute(games: Sequence[GameResult], labels: Sequence[str]) -> Ratings:
     """Ratings over ``games`` taken in the order given (the caller sorts by schedule)."""
-    from openskill.models import PlackettLuce
-
     model = PlackettLuce()
     current = {label: model.rating(name=label) for label in labels}
     stats = {label: EntrantStats(label, r.mu, r.sigma) for label, r in current.items()}

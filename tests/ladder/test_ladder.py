@@ -19,9 +19,7 @@ import pytest
 
 from council.engine import GameConfig, State
 from council.engine.actions import NUM_ACTIONS
-from council.server.app import start_server
-from council.server.cli import main
-from council.server.ladder import (
+from council.ladder import (
     GameResult,
     LadderConfig,
     LadderMismatch,
@@ -32,8 +30,10 @@ from council.server.ladder import (
     run_ladder,
     schedule,
 )
-from council.server.ladder.runner import ranks_of
-from council.server.ladder.schedule import deal_seed, game_count
+from council.ladder.cli import main
+from council.ladder.runner import ranks_of
+from council.ladder.schedule import deal_seed, game_count
+from council.server.app import start_server
 from council.server.service import CouncilServicer, ServerConfig
 from council.v1 import service_pb2, service_pb2_grpc
 
@@ -43,10 +43,11 @@ STRENGTH = ["random", "greedy", "ismcts:iterations=200"]
 @pytest.mark.parametrize(
     "name",
     [
-        "council.server.ladder.entrants",
-        "council.server.ladder.schedule",
-        "council.server.ladder.store",
-        "council.server.ladder.runner",
+        "council.ladder._extra",
+        "council.ladder.entrants",
+        "council.ladder.schedule",
+        "council.ladder.store",
+        "council.ladder.runner",
     ],
 )
 def test_module_doctests(name):
@@ -304,18 +305,15 @@ def test_a_serial_run_and_a_process_pool_store_the_same_games(tmp_path):
 
 def test_cli_run_extend_report_and_plot(tmp_path, capsys):
     db = str(tmp_path / "ladder.sqlite")
-    assert (
-        main(["ladder", "run", "random", "greedy", "--deals", "2", "--db", db, "--no-progress"])
-        == 0
-    )
+    assert main(["run", "random", "greedy", "--deals", "2", "--db", db, "--no-progress"]) == 0
     out = capsys.readouterr()
     assert "4/4 games stored, 4 rated (0 forfeits, 0 void)" in out.out
     assert "played 4 games" in out.err
     # Rerunning with nothing new to play plays nothing; appending an entrant and raising
     # the deals extends the ladder.
-    assert main(["ladder", "run", "--db", db, "--no-progress"]) == 0
+    assert main(["run", "--db", db, "--no-progress"]) == 0
     assert "played 0 games" in capsys.readouterr().err
-    args = ["ladder", "run", "random", "greedy", "ismcts:iterations=10", "--deals", "3"]
+    args = ["run", "random", "greedy", "ismcts:iterations=10", "--deals", "3"]
     assert main([*args, "--db", db, "--no-progress", "--json"]) == 0
     out = capsys.readouterr()
     assert "played 14 games" in out.err and "(4 were stored already" in out.err
@@ -328,17 +326,17 @@ def test_cli_run_extend_report_and_plot(tmp_path, capsys):
     }
     assert [(p["a"], p["b"], p["games"]) for p in report["pairwise"]][0][2] == 6
     # A mismatch is refused without touching the file.
-    assert main(["ladder", "run", "random", "greedy", "--seed", "9", "--db", db]) == 2
+    assert main(["run", "random", "greedy", "--seed", "9", "--db", db]) == 2
     assert "seed is 0 in the file, 9 here" in capsys.readouterr().err
     png = tmp_path / "r.png"
-    assert main(["ladder", "report", "--db", db, "--plot", str(png)]) == 0
+    assert main(["report", "--db", db, "--plot", str(png)]) == 0
     text = capsys.readouterr().out
     assert "18/18 games stored" in text and "Head to head" in text and f"plot: {png}" in text
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert main(["ladder", "report", "--db", db]) == 0  # default plot path beside the db
+    assert main(["report", "--db", db]) == 0  # default plot path beside the db
     assert (tmp_path / "ladder-ratings.png").stat().st_size > 10_000
-    assert main(["ladder", "report", "--db", str(tmp_path / "missing.sqlite")]) == 2
-    assert main(["ladder", "run", "random", "--db", db + "2"]) == 2
+    assert main(["report", "--db", str(tmp_path / "missing.sqlite")]) == 2
+    assert main(["run", "random", "--db", db + "2"]) == 2
     assert "at least 2 entrants" in capsys.readouterr().err
 
 

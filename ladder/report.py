@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from council.server.ladder.ratings import Ratings, compute
-from council.server.ladder.schedule import schedule
-from council.server.ladder.store import GameResult, LadderConfig, Store
+from council.ladder._extra import require
+from council.ladder.ratings import Ratings, compute
+from council.ladder.schedule import schedule
+from council.ladder.store import GameResult, LadderConfig, Store
 
 __all__ = ["LadderReport", "load", "plot"]
 
@@ -154,8 +155,7 @@ def load(store: Store) -> LadderReport:
 
 def plot(report: LadderReport, path: str, title: str | None = None) -> None:
     """A PNG of each entrant's mu over the rated games, with its 95% band (mu +- 1.96 sigma)."""
-    import matplotlib
-
+    matplotlib = require("matplotlib")  # the ``ladder`` extra, imported when first needed
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

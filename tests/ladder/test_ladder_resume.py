@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from council.server.ladder import schedule
+from council.ladder import schedule
 
 # ismcts on a small time budget: a game lasts about half a second, so the kill lands while
 # most of the 24 games are still to play.
@@ -37,8 +37,7 @@ def _ladder(db: str) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "council.server.cli",
-        "ladder",
+        "council.ladder.cli",
         "run",
         *ENTRANTS,
         "--deals",

@@ -29,11 +29,11 @@ from dataclasses import dataclass
 
 from council.engine import GameConfig, State
 from council.engine.actions import NUM_ACTIONS
+from council.ladder.entrants import Entrant, Forfeit, parse_entrant
+from council.ladder.schedule import ScheduledGame, schedule
+from council.ladder.store import ADJUDICATED, GameResult, LadderConfig, Store
 from council.mcts.arena import MAX_TURNS, cap_reason
 from council.mcts.jobs import run_jobs
-from council.server.ladder.entrants import Entrant, Forfeit, parse_entrant
-from council.server.ladder.schedule import ScheduledGame, schedule
-from council.server.ladder.store import ADJUDICATED, GameResult, LadderConfig, Store
 
 __all__ = ["RunSummary", "entrants_of", "play_scheduled", "ranks_of", "run_ladder"]
 

@@ -1,0 +1,171 @@
+"""The ``council-ladder`` command line.
+
+``council-ladder run`` plays a resumable AI-vs-AI ladder stored in SQLite and prints its
+ratings; ``council-ladder report`` prints a stored ladder's standings and writes its ratings
+plot (docs/ladder.md). Needs the ``ladder`` extra: ``pip install 'council-ai[ladder]'``;
+without OpenSkill the ladder does not import (the error names the install); without
+matplotlib a command asked for a plot exits 2 saying so, before playing anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from council.ladder import Store, load, plot, run_ladder
+from council.ladder._extra import require
+
+PROG = "council-ladder"
+
+
+def _default_plot(db: str) -> str:
+    from pathlib import Path
+
+    path = Path(db)
+    return str(path.with_name(path.stem + "-ratings.png"))
+
+
+def _can_plot(command: str) -> bool:
+    """Whether matplotlib is there, checked before any game is played; without it, a
+    one-line error naming the extra."""
+    try:
+        require("matplotlib")
+    except ImportError as error:
+        print(f"{PROG} {command}: {error}", file=sys.stderr)
+        return False
+    return True
+
+
+def ladder_run(args: argparse.Namespace) -> int:
+    """Play the ladder's scheduled games not yet stored, then print its report."""
+    if args.db == ":memory:" and not args.entrants:
+        print(f"{PROG} run: name the entrants", file=sys.stderr)
+        return 2
+    if args.plot and not _can_plot("run"):
+        return 2
+    try:
+        store = Store(args.db)
+    except Exception as error:
+        print(f"{PROG} run: {args.db}: {error}", file=sys.stderr)
+        return 2
+    with store:
+        try:
+            summary = run_ladder(
+                store,
+                args.entrants or None,
+                table_size=args.table_size,
+                deals=args.deals,
+                seed=args.seed,
+                layout=args.layout,
+                workers=args.workers,
+                ray_address=args.ray_address,
+                progress=not args.no_progress,
+                max_actions=args.max_actions,
+                max_turns=args.max_turns,
+            )
+        except ValueError as error:
+            print(f"{PROG} run: {error}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print(
+                f"{PROG} run: interrupted with {store.count()} games stored; "
+                "run it again to resume",
+                file=sys.stderr,
+            )
+            return 130
+        print(
+            f"played {summary.played} games in {summary.seconds:.1f} s "
+            f"({summary.already_stored} were stored already, {summary.forfeits} forfeits, "
+            f"{summary.adjudicated} adjudicated at the length cap); "
+            f"{summary.already_stored + summary.played}/"
+            f"{summary.scheduled} scheduled games stored",
+            file=sys.stderr,
+        )
+        report = load(store)
+        if args.plot:
+            plot(report, args.plot)
+        print(json.dumps(report.to_dict(), indent=2) if args.json else report.to_text())
+    return 0
+
+
+def ladder_report(args: argparse.Namespace) -> int:
+    """Print a stored ladder's standings and write its ratings plot."""
+    if args.db != ":memory:" and not os.path.exists(args.db):
+        print(f"{PROG} report: {args.db}: no such file", file=sys.stderr)
+        return 2
+    plot_path = None if args.no_plot else (args.plot or _default_plot(args.db))
+    if plot_path and not _can_plot("report"):
+        return 2
+    with Store(args.db) as store:
+        try:
+            report = load(store)
+        except ValueError as error:
+            print(f"{PROG} report: {error}", file=sys.stderr)
+            return 2
+        if plot_path:
+            plot(report, plot_path)
+        print(json.dumps(report.to_dict(), indent=2) if args.json else report.to_text())
+        if plot_path and not args.json:
+            print(f"\nplot: {plot_path}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="A resumable AI-vs-AI ladder: round robin over tables of 2-4 seats with "
+        "seat rotation and duplicate seeded deals, stored in SQLite (resumable), rated with "
+        "OpenSkill (Plackett-Luce) and pairwise win rates with 95% intervals. "
+        "See docs/ladder.md.",
+    )
+    sub = parser.add_subparsers(dest="ladder_command", required=True)
+    p = sub.add_parser(
+        "run",
+        help="play the scheduled games not yet stored (a new ladder, or resume one)",
+        description="Entrants: agent specs as in 'council-ai arena' (random, greedy, "
+        "ismcts:iterations=200, ...) or remote:HOST:PORT[,preset=NAME|iterations=N|time_s=S"
+        "|deadline_s=S|token_file=PATH] for any council.v1 endpoint; NAME@spec sets the "
+        "label. With no entrants, the ladder stored in --db resumes. Rerunning the same "
+        "command resumes a stopped ladder; more entrants (appended) or more deals extend it.",
+    )
+    p.add_argument("entrants", nargs="*", help="entrant specs (none: resume the stored ladder)")
+    p.add_argument("--db", default="ladder.sqlite", help="SQLite file (default ladder.sqlite)")
+    p.add_argument("--table-size", type=int, default=2, choices=(2, 3, 4), help="seats a table")
+    p.add_argument("--deals", type=int, default=None, help="seeded deals per table (default 10)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--layout", default="ABA")
+    p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    p.add_argument(
+        "--ray-address",
+        help="run games as Ray tasks: 'auto' or HOST:PORT of a running cluster, "
+        "'local' for a private local instance (needs the 'ladder-ray' extra)",
+    )
+    p.add_argument(
+        "--max-turns", type=int, default=300, help="adjudicate a game on its scores at this turn"
+    )
+    p.add_argument(
+        "--max-actions", type=int, default=20_000, help="adjudicate a game past this many actions"
+    )
+    p.add_argument("--plot", help="also write the ratings plot (PNG) here")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(func=ladder_run)
+
+    p = sub.add_parser("report", help="print a ladder's standings and write its ratings plot")
+    p.add_argument("--db", default="ladder.sqlite")
+    p.add_argument("--plot", help="PNG path (default: <db stem>-ratings.png beside the db)")
+    p.add_argument("--no-plot", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=ladder_report)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
