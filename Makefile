@@ -23,9 +23,12 @@ build: $(STAMP)
 run: build
 	$(VENV)/bin/council-ai serve
 
+# ruff for the Python, cython-lint for the .pyx/.pxd (settings in pyproject.toml; it runs
+# pycodestyle, which it finds on PATH).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/cython-lint engine mcts
 
 # Bounds checks and the undefined-behaviour sanitizer on, built apart from the main build.
 debug-build: $(STAMP)

@@ -115,8 +115,8 @@ ctypedef struct GameState:
     int8_t pool[N_COLOURS]
     int8_t permit_deck[N_REGIONS][TILES_PER_REGION]  # index 0 = top
     int8_t deck_n[N_REGIONS]
-    int8_t deck_known[N_REGIONS] # the last deck_known tiles are publicly known (put under)
-    int8_t face_up[N_REGIONS][2] # -1 = empty slot
+    int8_t deck_known[N_REGIONS]  # the last deck_known tiles are publicly known (put under)
+    int8_t face_up[N_REGIONS][2]  # -1 = empty slot
     int16_t politics_deck[N_CARD_KINDS]
     int16_t politics_deck_n
     int16_t discard[N_CARD_KINDS]
@@ -188,7 +188,6 @@ cdef void apply_action(GameState* s, int action) noexcept nogil
 cdef int random_playout(GameState* s, int max_actions) noexcept nogil
 cdef void make_view(GameState* s, int player) noexcept nogil
 cdef void determinize(GameState* s, uint64_t seed) noexcept nogil
-cdef int current_actor(GameState* s) noexcept nogil
 cdef int provisional_vp(GameState* s, int p) noexcept nogil
 cdef void end_awards(GameState* s, int* award) noexcept nogil
 cdef int winners_mask(GameState* s) noexcept nogil

@@ -5,8 +5,8 @@ pointer to it, run without the GIL and never allocate, so the search can call th
 its inner loop. ``State`` wraps the struct for Python.
 """
 
-from libc.string cimport memcpy, memset, memcmp
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
+from libc.string cimport memset
+from libc.stdint cimport int8_t, int16_t, uint16_t, uint64_t
 
 from council.engine import board as _board
 
@@ -18,7 +18,6 @@ cdef extern from *:
     void compiler_barrier(void* p) nogil
     const uint64_t PAY_HIGH_BITS   # bit 7 of each card kind's byte in PAY_PACKED
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
-    int popcount32 "__builtin_popcount"(unsigned int) nogil
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
 
 # ---------------------------------------------------------------------------------------
@@ -29,6 +28,7 @@ cdef extern from *:
 # test of legal_actions; PAY_SIZE_START[size] is the first payment of that size.
 cdef uint64_t PAY_PACKED[N_PAYMENTS]
 cdef int16_t PAY_SIZE_START[6]
+
 
 def _fill_tables():
     keys = _board.BONUS_KEYS
@@ -252,13 +252,13 @@ cdef int eligible_token_cities(GameState* s, int p, int above, uint16_t* mask) n
 # Bonuses and the nobility track.
 
 cdef void gain_bonus(GameState* s, int p, int16_t* bonus) noexcept nogil:
-    cdef int i
+    cdef int _i
     s.vp[p] += bonus[B_VP]
     if bonus[B_COINS]:
         add_coins(s, p, bonus[B_COINS])
     if bonus[B_ASSISTANTS]:
         add_assistants(s, p, bonus[B_ASSISTANTS])
-    for i in range(bonus[B_POLITICS]):
+    for _i in range(bonus[B_POLITICS]):
         draw_politics(s, p)
     s.main_left += bonus[B_MAIN]
     if bonus[B_NOBILITY]:
@@ -359,13 +359,12 @@ cdef void take_bonus_tile(GameState* s, int p, int tile) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Council payments.
 
-cdef inline int council_colour_counts(GameState* s, int b, int* counts) noexcept nogil:
+cdef inline void council_colour_counts(GameState* s, int b, int* counts) noexcept nogil:
     cdef int k
     for k in range(N_COLOURS):
         counts[k] = 0
     for k in range(BALCONY_SIZE):
         counts[s.balcony[b][k]] += 1
-    return 0
 
 
 cdef int min_payment_cost(GameState* s, int p, int b) noexcept nogil:
@@ -432,10 +431,6 @@ cdef inline bint can_build_in(GameState* s, int p, int city) noexcept nogil:
 
 # ---------------------------------------------------------------------------------------
 # Legal actions.
-
-cdef inline int current_actor(GameState* s) noexcept nogil:
-    return s.current
-
 
 cdef int legal_actions(GameState* s, int* out) noexcept nogil:
     cdef int p = s.current
@@ -695,7 +690,7 @@ cdef void drop_unplayable_pending(GameState* s) noexcept nogil:
 
 cdef void apply_action(GameState* s, int a) noexcept nogil:
     cdef int p = s.current
-    cdef int b, c, r, slot, tile, k, kind, arg, pay, i
+    cdef int c, r, slot, tile, k, kind, arg, pay, i
     s.action_count += 1
     if a == A_END_TURN:
         end_turn(s)
@@ -752,7 +747,6 @@ cdef void apply_action(GameState* s, int a) noexcept nogil:
         kind = s.pending_kind[0]
         arg = s.pending_arg[0]
         pop_pending(s)
-        b = (arg >> 1) if kind == P_PAY_PERMIT else KING_BALCONY
         for k in range(N_CARD_KINDS):
             s.hand[p][k] -= PAY_COUNTS[pay][k]
             s.discard[k] += PAY_COUNTS[pay][k]
@@ -806,7 +800,7 @@ cdef int random_playout(GameState* s, int max_actions) noexcept nogil:
 cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
                      int assistant_supply, bint permit_tie_all, bint nobility_on_pass,
                      uint64_t seed) noexcept nogil:
-    cdef int i, j, k, r, c, t, p, tmp
+    cdef int i, j, k, r, c, t, p, tmp, _n
     cdef int8_t tokens[N_TOKENS]
     cdef int8_t councillors[N_COLOURS * 4]
     memset(s, 0, sizeof(GameState))
@@ -825,7 +819,9 @@ cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
         tokens[i] = i
     for i in range(N_TOKENS - 1, 0, -1):
         j = random_below(&s.rng, i + 1)
-        tmp = tokens[i]; tokens[i] = tokens[j]; tokens[j] = tmp
+        tmp = tokens[i]
+        tokens[i] = tokens[j]
+        tokens[j] = tmp
     t = 0
     for c in range(N_CITIES):
         if c == s.king_city:
@@ -838,7 +834,9 @@ cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
         councillors[i] = i // 4
     for i in range(N_COLOURS * 4 - 1, 0, -1):
         j = random_below(&s.rng, i + 1)
-        tmp = councillors[i]; councillors[i] = councillors[j]; councillors[j] = tmp
+        tmp = councillors[i]
+        councillors[i] = councillors[j]
+        councillors[j] = tmp
     for i in range(N_BALCONIES * BALCONY_SIZE):
         s.balcony[i // BALCONY_SIZE][i % BALCONY_SIZE] = councillors[i]
     for i in range(N_BALCONIES * BALCONY_SIZE, N_COLOURS * 4):
@@ -868,7 +866,7 @@ cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
     for p in range(n_players):
         s.coins[p] = START_COINS[p]
         s.assistants[p] = START_ASSISTANTS[p]
-        for i in range(6):
+        for _n in range(6):
             draw_politics(s, p)
     s.current = 0
     start_turn(s)
@@ -907,7 +905,7 @@ cdef void determinize(GameState* s, uint64_t seed) noexcept nogil:
     """Complete a view into a full state: deal the unseen politics cards at random to the
     other players' hands (by their sizes) and the deck, and give it a fresh RNG."""
     cdef int unseen[N_CARD_KINDS]
-    cdef int k, q, i, r, total = 0, v = s.viewer
+    cdef int k, q, _i, r, total = 0, v = s.viewer
     s.rng = mix_seed(seed)
     for k in range(N_CARD_KINDS):
         unseen[k] = (12 if k == JOKER else 13) - s.discard[k] - s.hand[v][k]
@@ -917,7 +915,7 @@ cdef void determinize(GameState* s, uint64_t seed) noexcept nogil:
             continue
         for k in range(N_CARD_KINDS):
             s.hand[q][k] = 0
-        for i in range(s.hand_n[q]):
+        for _i in range(s.hand_n[q]):
             r = random_below(&s.rng, total)
             for k in range(N_CARD_KINDS):
                 if r < unseen[k]:
@@ -1036,7 +1034,7 @@ cdef class State:
         self._require_full("legal_actions")
         cdef int buf[N_ACTIONS]
         cdef int n = legal_actions(&self.s, buf)
-        return sorted(buf[i] for i in range(n))
+        return [buf[i] for i in range(n)]  # the core lists them in increasing order
 
     def is_legal(self, int action):
         self._require_full("is_legal")
@@ -1187,17 +1185,28 @@ cdef class State:
         cdef GameState* g = &st.s
         cdef int i, j
         memset(g, 0, sizeof(GameState))
-        g.n_players = raw["n_players"]; g.layout = raw["layout"]
-        g.max_coins = raw["max_coins"]; g.assistant_supply = raw["assistant_supply"]
-        g.permit_tie_all = raw["permit_tie_all"]; g.nobility_on_pass = raw["nobility_on_pass"]
-        g.rng = raw["rng"]; g.king_city = raw["king_city"]
-        g.politics_deck_n = raw["politics_deck_n"]; g.bonus_tiles_left = raw["bonus_tiles_left"]
-        g.king_tiles_taken = raw["king_tiles_taken"]; g.neutral = raw["neutral"]
-        g.current = raw["current"]; g.main_left = raw["main_left"]
-        g.main_done = raw["main_done"]; g.quick_used = raw["quick_used"]
-        g.end_trigger = raw["end_trigger"]; g.game_over = raw["game_over"]
-        g.pending_n = raw["pending_n"]; g.turn = raw["turn"]
-        g.action_count = raw["action_count"]; g.viewer = raw["viewer"]
+        g.n_players = raw["n_players"]
+        g.layout = raw["layout"]
+        g.max_coins = raw["max_coins"]
+        g.assistant_supply = raw["assistant_supply"]
+        g.permit_tie_all = raw["permit_tie_all"]
+        g.nobility_on_pass = raw["nobility_on_pass"]
+        g.rng = raw["rng"]
+        g.king_city = raw["king_city"]
+        g.politics_deck_n = raw["politics_deck_n"]
+        g.bonus_tiles_left = raw["bonus_tiles_left"]
+        g.king_tiles_taken = raw["king_tiles_taken"]
+        g.neutral = raw["neutral"]
+        g.current = raw["current"]
+        g.main_left = raw["main_left"]
+        g.main_done = raw["main_done"]
+        g.quick_used = raw["quick_used"]
+        g.end_trigger = raw["end_trigger"]
+        g.game_over = raw["game_over"]
+        g.pending_n = raw["pending_n"]
+        g.turn = raw["turn"]
+        g.action_count = raw["action_count"]
+        g.viewer = raw["viewer"]
         _set_i8(g.city_token, raw["city_token"], N_CITIES)
         _set_i8(g.pool, raw["pool"], N_COLOURS)
         _set_i8(g.deck_n, raw["deck_n"], N_REGIONS)
@@ -1206,11 +1215,17 @@ cdef class State:
         _set_i8(g.emporia_n, raw["emporia_n"], MAX_PLAYERS)
         _set_i8(g.pending_kind, raw["pending_kind"], MAX_PENDING)
         _set_i8(g.pending_arg, raw["pending_arg"], MAX_PENDING)
-        g.politics_deck = raw["politics_deck"]; g.discard = raw["discard"]
-        g.coins = raw["coins"]; g.assistants = raw["assistants"]; g.vp = raw["vp"]
-        g.hand_n = raw["hand_n"]; g.emporia = raw["emporia"]
-        g.permits_up = raw["permits_up"]; g.permits_down = raw["permits_down"]
-        g.bonus_tiles = raw["bonus_tiles"]; g.king_tiles = raw["king_tiles"]
+        g.politics_deck = raw["politics_deck"]
+        g.discard = raw["discard"]
+        g.coins = raw["coins"]
+        g.assistants = raw["assistants"]
+        g.vp = raw["vp"]
+        g.hand_n = raw["hand_n"]
+        g.emporia = raw["emporia"]
+        g.permits_up = raw["permits_up"]
+        g.permits_down = raw["permits_down"]
+        g.bonus_tiles = raw["bonus_tiles"]
+        g.king_tiles = raw["king_tiles"]
         for i in range(N_BALCONIES):
             _set_i8(g.balcony[i], raw["balcony"][i], BALCONY_SIZE)
         for i in range(N_REGIONS):
@@ -1259,10 +1274,10 @@ def bench_random_games(int n_players, int n_games, uint64_t seed, int layout=2):
 def bench_clone(State state, int n):
     """Copy the state n times into a scratch struct (a whole-struct copy each time)."""
     cdef GameState scratch
-    cdef int i
+    cdef int _i
     cdef long long acc = 0
     with nogil:
-        for i in range(n):
+        for _i in range(n):
             scratch = state.s
             # Tell the compiler the copy is observed, or it drops all but the last one.
             compiler_barrier(&scratch)
@@ -1272,10 +1287,10 @@ def bench_clone(State state, int n):
 
 def bench_legal_actions(State state, int n):
     cdef int buf[N_ACTIONS]
-    cdef int i
+    cdef int _i
     cdef long long acc = 0
     with nogil:
-        for i in range(n):
+        for _i in range(n):
             acc += legal_actions(&state.s, buf)
     return acc
 

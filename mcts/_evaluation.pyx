@@ -19,9 +19,9 @@ from council.engine._core cimport (
     N_BONUS_KEYS, N_KING_TILES, KING_BALCONY, MAX_EMPORIUMS,
     REGION_MASK, LAYOUT_COLOUR_MASK, LAYOUT_ADJ, TOKEN_BONUS, TILE_CITIES, TILE_NCITIES,
     BONUS_TILE_VP, KING_TILE_VP, A_END_TURN, A_ELECT, A_ACQUIRE, A_BUILD_PERMIT,
-    A_BUILD_KING, A_CHANGE, A_QUICK_ELECT, A_PAY, A_CHOOSE_TOKEN, A_CHOOSE_FREE_PERMIT,
+    A_BUILD_KING, A_QUICK_ELECT, A_PAY, A_CHOOSE_TOKEN, A_CHOOSE_FREE_PERMIT,
     A_CHOOSE_PERMIT_BONUS, N_COLOURS, N_KINDS, JOKER, TILE_BONUS, PAY_COUNTS, PAY_SIZE,
-    LAYOUT_COLOUR_MASK as _LCM, payment_cost, action_kind,
+    payment_cost, action_kind,
     K_ELECT, K_ACQUIRE, K_BUILD_PERMIT, K_BUILD_KING, K_QUICK_ELECT, K_PAY, K_CHOOSE_TOKEN,
     K_CHOOSE_FREE_PERMIT, K_CHOOSE_PERMIT_BONUS,
 )
@@ -111,10 +111,10 @@ cdef double linked_token_worth(GameState* s, int p, int city) noexcept nogil:
 
 cdef void seat_features(GameState* s, double out[][N_FEATURES]) noexcept nogil:
     """Fill one feature row per seat of a full state (a determinization in the search)."""
-    cdef int n = s.n_players, p, q, c, b, r, slot, tile, i, g, owned, size, cost, kc
+    cdef int n = s.n_players, p, q, c, b, slot, tile, i, g, owned, size, cost, kc
     cdef int occupied[N_CITIES]
     cdef int award[MAX_PLAYERS]
-    cdef uint16_t mask, open_cities, group
+    cdef uint16_t open_cities, group
     cdef uint64_t tiles
     cdef double prog, value, best_reach, king_tile, ending
     cdef int max_emporia = 0, payable
@@ -152,7 +152,8 @@ cdef void seat_features(GameState* s, double out[][N_FEATURES]) noexcept nogil:
         f[F_PERMIT_CITIES_AFFORDABLE] = 0
         best_reach = 0.0
         for c in range(N_CITIES):
-            if (open_cities >> c) & 1 and occupied[c] - ((s.emporia[p] >> c) & 1) <= s.assistants[p]:
+            if ((open_cities >> c) & 1
+                    and occupied[c] - ((s.emporia[p] >> c) & 1) <= s.assistants[p]):
                 f[F_PERMIT_CITIES_AFFORDABLE] += 1
                 value = linked_token_worth(s, p, c)
                 if value > best_reach:
@@ -167,7 +168,8 @@ cdef void seat_features(GameState* s, double out[][N_FEATURES]) noexcept nogil:
             group = REGION_MASK[g] if g < N_REGIONS else LAYOUT_COLOUR_MASK[s.layout][g - N_REGIONS]
             owned = popcount64(s.emporia[p] & group)
             size = popcount64(group)
-            f[F_GROUP_PROGRESS] += (BONUS_TILE_VP[g] + king_tile) * owned * owned / (<double>size * size)
+            f[F_GROUP_PROGRESS] += ((BONUS_TILE_VP[g] + king_tile) * owned * owned
+                                    / (<double>size * size))
             if size - owned == 1:
                 f[F_GROUPS_ONE_SHORT] += 1
         # Councils the hand can pay now, the face-up tiles that opens, the king's reach.
@@ -336,7 +338,7 @@ cdef void build_features(GameState* s, int p, int city, double* out) noexcept no
     out[AF_BUILD_GROUPS] = 0
     for g in range(N_REGIONS + N_CITY_COLOURS):
         if (s.bonus_tiles_left >> g) & 1:
-            group = REGION_MASK[g] if g < N_REGIONS else _LCM[s.layout][g - N_REGIONS]
+            group = REGION_MASK[g] if g < N_REGIONS else LAYOUT_COLOUR_MASK[s.layout][g - N_REGIONS]
             if (group >> city) & 1 and (own & group) == group:
                 out[AF_BUILD_GROUPS] += 1
 

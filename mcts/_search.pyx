@@ -19,11 +19,8 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from council.engine._core cimport (
     GameState, State, legal_actions, apply_action, determinize, next_random,
-    random_below, provisional_vp, end_awards, winners_mask, payment_cost, min_payment_cost,
-    MAX_PLAYERS, N_ACTIONS, N_CARD_KINDS, MAX_EMPORIUMS, NOBILITY_MAX,
-    A_END_TURN, A_ELECT, A_ACQUIRE, A_BUILD_PERMIT, A_BUILD_KING, A_ENGAGE, A_CHANGE,
-    A_QUICK_ELECT, A_EXTRA_MAIN, A_PAY, A_CHOOSE_TOKEN, A_CHOOSE_FREE_PERMIT,
-    A_CHOOSE_PERMIT_BONUS, N_KINDS, K_PAY, action_kind,
+    random_below, provisional_vp, end_awards, winners_mask, payment_cost,
+    MAX_PLAYERS, N_ACTIONS, A_PAY, N_KINDS, K_PAY, action_kind,
 )
 from council.mcts._evaluation cimport (
     ValueNet, value_win_chances, fill_value_net, PolicyNet, policy_priors, fill_policy_net,
@@ -60,10 +57,12 @@ ctypedef struct Params:
     int selection                 # SELECT_UCB or SELECT_PUCT
     double c_uct                  # exploration constant of UCB1
     double c_puct                 # exploration constant of PUCT
-    double fpu_reduction          # PUCT: an untried action is valued at its siblings' mean less this
+    # PUCT: an untried action is valued at its siblings' mean less this
+    double fpu_reduction
     int rollout_actions           # actions played after the tree before evaluating; -1: to the end
-    int finish_decisions          # 1: also play out pending decisions (a payment, a bonus
-                                  # choice) so leaves are positions between decisions
+    # 1: also play out pending decisions (a payment, a bonus choice) so that leaves are
+    # positions between decisions
+    int finish_decisions
     int uniform_rollout           # 1: uniformly random rollout actions instead of the policy
     double temperature            # VP scale of the softmax turning estimates into win chances
     double margin_weight          # reward = (1 - w) * win chance + w * squashed VP margin
@@ -222,7 +221,8 @@ cdef class StopFlag:
 
 
 cdef class Tree:
-    """One search tree, grown by ``run``; read with ``root_children`` and ``principal_variation``."""
+    """One search tree, grown by ``run``; read with ``root_children`` and
+    ``principal_variation``."""
 
     cdef Node* nodes
     cdef int n_nodes
@@ -359,7 +359,7 @@ cdef class Tree:
         cdef int actions[N_ACTIONS]
         cdef int unexpanded[N_ACTIONS]
         cdef int n, m, i, a, child, best, node = 0, player, steps
-        cdef double score, best_score, logn
+        cdef double score, best_score
         cdef double win[MAX_PLAYERS]
         cdef double margin[MAX_PLAYERS]
         cdef double reward[MAX_PLAYERS]
