@@ -74,6 +74,7 @@ extensions = [
     )
     for package, module in (
         ("engine", "_core"),
+        ("engine", "_bench"),
         ("engine", "_document"),
         ("engine", "_status"),
         ("mcts", "_evaluation"),

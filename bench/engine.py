@@ -3,7 +3,7 @@
     python bench/engine.py            # full run (about half a minute)
     python bench/engine.py --quick    # a few seconds, for a smoke check
 
-The compiled loops of ``council.engine._core`` (``bench_random_games``, ``bench_clone``,
+The compiled loops of ``council.engine._bench`` (``bench_random_games``, ``bench_clone``,
 ``bench_legal_actions``, ``bench_determinize``) run on one core without the GIL; the
 Python-level figures (``State.clone()``, ``State.legal_actions()``, ...) are given for
 comparison. Every figure is the median of several repetitions timed with
@@ -21,8 +21,7 @@ import statistics
 import sys
 import time
 
-from council.engine import GameConfig, State
-from council.engine import _core as core
+from council.engine import GameConfig, State, _bench
 
 DEFAULT_LAYOUT = GameConfig().layout_index
 
@@ -64,7 +63,7 @@ def bench_games(players: int, n_games: int, repeats: int, seed: int) -> dict:
     result = {}
 
     def run():
-        result["actions"], result["games"] = core.bench_random_games(
+        result["actions"], result["games"] = _bench.bench_random_games(
             players, n_games, seed, DEFAULT_LAYOUT
         )
 
@@ -107,15 +106,16 @@ def main(argv: list[str] | None = None) -> dict:
     views = [s.view(s.current_player) for s in positions]
 
     clone_ns = statistics.median(
-        per_call(lambda s=s: core.bench_clone(s, loop_n), loop_n, repeats) * 1e9 for s in positions
+        per_call(lambda s=s: _bench.bench_clone(s, loop_n), loop_n, repeats) * 1e9
+        for s in positions
     )
     legal_us = statistics.median(
-        per_call(lambda s=s: core.bench_legal_actions(s, loop_n), loop_n, repeats) * 1e6
+        per_call(lambda s=s: _bench.bench_legal_actions(s, loop_n), loop_n, repeats) * 1e6
         for s in positions
     )
     det_n = loop_n // 4
     determinize_us = statistics.median(
-        per_call(lambda v=v: core.bench_determinize(v, det_n, args.seed), det_n, repeats) * 1e6
+        per_call(lambda v=v: _bench.bench_determinize(v, det_n, args.seed), det_n, repeats) * 1e6
         for v in views
     )
     n_legal = statistics.median(len(s.legal_actions()) for s in positions)

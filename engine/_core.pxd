@@ -185,6 +185,9 @@ cdef enum:
 cdef int legal_actions(GameState* s, int* out) noexcept nogil
 cdef bint is_legal(GameState* s, int action) noexcept nogil
 cdef void apply_action(GameState* s, int action) noexcept nogil
+cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
+                     int assistant_supply, bint permit_tie_all, bint nobility_on_pass,
+                     uint64_t seed) noexcept nogil
 cdef int random_playout(GameState* s, int max_actions) noexcept nogil
 cdef void make_view(GameState* s, int player) noexcept nogil
 cdef void determinize(GameState* s, uint64_t seed) noexcept nogil

@@ -12,10 +12,8 @@ from council.engine import board as _board
 
 cdef extern from *:
     """
-    #define compiler_barrier(p) __asm__ __volatile__("" : : "r"(p) : "memory")
     #define PAY_HIGH_BITS 0x0080808080808080ULL
     """
-    void compiler_barrier(void* p) nogil
     const uint64_t PAY_HIGH_BITS   # bit 7 of each card kind's byte in PAY_PACKED
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
@@ -1254,57 +1252,6 @@ cdef class State:
     def __repr__(self):
         return (f"<State players={self.s.n_players} turn={self.s.turn} "
                 f"current={self.current_player} viewer={self.s.viewer}>")
-
-
-# ---------------------------------------------------------------------------------------
-# Compiled loops for the benchmark (one core, no GIL).
-
-def bench_random_games(int n_players, int n_games, uint64_t seed, int layout=2):
-    """Play n_games uniformly random games; return (total actions, total games)."""
-    cdef GameState s
-    cdef long long actions = 0
-    cdef int g
-    with nogil:
-        for g in range(n_games):
-            setup_game(&s, n_players, layout, 20, 0, True, False, seed + g)
-            actions += random_playout(&s, 10_000_000)
-    return actions, n_games
-
-
-def bench_clone(State state, int n):
-    """Copy the state n times into a scratch struct (a whole-struct copy each time)."""
-    cdef GameState scratch
-    cdef int _i
-    cdef long long acc = 0
-    with nogil:
-        for _i in range(n):
-            scratch = state.s
-            # Tell the compiler the copy is observed, or it drops all but the last one.
-            compiler_barrier(&scratch)
-            acc += scratch.turn
-    return acc
-
-
-def bench_legal_actions(State state, int n):
-    cdef int buf[N_ACTIONS]
-    cdef int _i
-    cdef long long acc = 0
-    with nogil:
-        for _i in range(n):
-            acc += legal_actions(&state.s, buf)
-    return acc
-
-
-def bench_determinize(State view, int n, uint64_t seed):
-    cdef GameState scratch
-    cdef int i
-    cdef long long acc = 0
-    with nogil:
-        for i in range(n):
-            scratch = view.s
-            determinize(&scratch, seed + i)
-            acc += scratch.hand[0][0]
-    return acc
 
 
 # Action-space constants for the Python layer.
