@@ -1,0 +1,7 @@
+# Consistency of a loaded position (python-chess Board.status() style); see _status.pyx.
+
+from council.engine._core cimport GameState
+
+# Every consistency problem of the position as a list of (field path, problem) tuples,
+# empty when it is consistent. For loaders that fill a GameState directly.
+cdef list state_problems(GameState* s)
