@@ -2,7 +2,7 @@
 bearer-token check, bounded admission and graceful shutdown on SIGTERM.
 
 >>> from council.server.app import start_server
->>> from council.server.service import ServerConfig
+>>> from council.server.config import ServerConfig
 >>> running = start_server(ServerConfig(address="127.0.0.1:0"))
 >>> running.port > 0
 True
@@ -23,7 +23,8 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from council.server.service import SERVICE_NAME, CouncilServicer, ServerConfig
+from council.server.config import ServerConfig
+from council.server.service import SERVICE_NAME, CouncilServicer
 from council.v1 import service_pb2_grpc
 
 log = logging.getLogger("council.server")
@@ -87,8 +88,8 @@ class RunningServer:
         seconds to finish; then their searches are stopped and the calls cancelled."""
         self.health.enter_graceful_shutdown()
         done = self.server.stop(grace)
-        if grace is not None and not done.wait(grace):
-            self.servicer.cancel_all()
+        if grace is not None:
+            done.wait(grace)
         self.servicer.cancel_all()
         done.wait()
 

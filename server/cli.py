@@ -11,12 +11,33 @@ docs/ladder.md).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import random
 import sys
 
 from council.engine import GameConfig, State
+
+# Each command imports the heavier modules it needs (the search and numpy, grpc, protobuf) in
+# its own function: they take longer to load than `demo` or `new-game` take to run, and
+# `--help` or a mistyped flag should answer at once.
+
+_DEFAULT_GAME = GameConfig()
+
+
+class _ServerDefault:
+    """The default of a flag that sets a ServerConfig field: that field's default. It is
+    looked up only when --help shows it, so that parsing does not import the server; `serve`
+    leaves a flag still holding one out of its ServerConfig, whose own default then applies."""
+
+    def __init__(self, field: str):
+        self.field = field
+
+    def __str__(self) -> str:
+        from council.server.config import ServerConfig
+
+        return str(getattr(ServerConfig(), self.field))
 
 
 def _action_text(action: int) -> str:
@@ -86,26 +107,21 @@ def serve(args: argparse.Namespace) -> int:
     import logging
 
     from council.server.app import serve as run
-    from council.server.service import ServerConfig
+    from council.server.config import ServerConfig
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     token = os.environ.get("COUNCIL_AUTH_TOKEN") or None
     if args.auth_token_file:
         with open(args.auth_token_file) as f:
             token = f.read().strip() or None
+    fields = {f.name for f in dataclasses.fields(ServerConfig)}
+    given = {
+        name: value
+        for name, value in vars(args).items()
+        if name in fields and not isinstance(value, _ServerDefault)
+    }
     try:
-        config = ServerConfig(
-            address=args.address,
-            search_slots=args.workers,
-            search_queue=args.queue,
-            max_iterations=args.max_iterations,
-            max_search_time_s=args.max_search_time,
-            default_preset=args.default_preset,
-            grace_s=args.grace,
-            auth_token=token,
-            tls_cert=args.tls_cert,
-            tls_key=args.tls_key,
-        ).resolved()
+        config = ServerConfig(**given, auth_token=token).resolved()
     except ValueError as error:
         print(f"council-ai serve: {error}", file=sys.stderr)
         return 2
@@ -164,37 +180,38 @@ def _channel(args):
     if args.tls_ca:
         with open(args.tls_ca, "rb") as f:
             credentials = grpc.ssl_channel_credentials(root_certificates=f.read())
-        return grpc.secure_channel(args.address, credentials)
-    return grpc.insecure_channel(args.address)
+        return grpc.secure_channel(str(args.address), credentials)
+    return grpc.insecure_channel(str(args.address))
 
 
 def hint(args: argparse.Namespace) -> int:
     """Send a position to the service and print its recommendation."""
     import grpc
 
-    from council.server.presets import search_limits
-    from council.v1 import service_pb2, service_pb2_grpc
+    from council.server.client import bearer_metadata, field_violations, recommend_request
+    from council.v1 import service_pb2_grpc
 
     try:
-        state = _read_state(args.state)
-        limits = search_limits(args.preset, args.iterations, args.time)
+        request = recommend_request(
+            _read_state(args.state),
+            seat=args.seat,
+            preset=args.preset,
+            iterations=args.iterations,
+            time_s=args.time,
+            seed=args.seed,
+            max_candidates=args.candidates,
+        )
     except (OSError, ValueError) as error:
         print(f"council-ai hint: {error}", file=sys.stderr)
         return 2
-    request = service_pb2.RecommendActionRequest(
-        state=state, limits=limits, seed=args.seed, max_candidates=args.candidates
-    )
-    if args.seat is not None:
-        request.seat = args.seat
-    token = args.token or os.environ.get("COUNCIL_AUTH_TOKEN")
-    metadata = [("authorization", f"Bearer {token}")] if token else None
+    metadata = bearer_metadata(args.token or os.environ.get("COUNCIL_AUTH_TOKEN"))
     with _channel(args) as channel:
         stub = service_pb2_grpc.CouncilServiceStub(channel)
         try:
             response = stub.RecommendAction(request, timeout=args.timeout, metadata=metadata)
         except grpc.RpcError as error:
             print(f"council-ai hint: {error.code().name}: {error.details()}", file=sys.stderr)
-            for field, problem in _violations(error):
+            for field, problem in field_violations(error):
                 print(f"  {field}: {problem}", file=sys.stderr)
             return 1
     if args.json:
@@ -213,19 +230,6 @@ def hint(args: argparse.Namespace) -> int:
     return 0
 
 
-def _violations(error) -> list[tuple[str, str]]:
-    from google.rpc import error_details_pb2
-    from grpc_status import rpc_status
-
-    status = rpc_status.from_call(error)
-    out = []
-    for detail in status.details if status else ():
-        bad = error_details_pb2.BadRequest()
-        if detail.Unpack(bad):
-            out += [(v.field, v.description) for v in bad.field_violations]
-    return out
-
-
 def new_game(args: argparse.Namespace) -> int:
     """Print the JSON of a new game's starting state (or one seat's view of it)."""
     from council.engine.serialize import state_to_json
@@ -233,10 +237,7 @@ def new_game(args: argparse.Namespace) -> int:
 
     try:
         config = GameConfig(
-            players=args.players,
-            layout=args.layout,
-            max_coins=args.max_coins,
-            assistant_supply=args.assistant_supply,
+            **{f.name: getattr(args, f.name) for f in dataclasses.fields(GameConfig)}
         ).validate()
         state = State.new_game(config, seed=args.seed)
         if args.view is not None:
@@ -348,7 +349,7 @@ def _add_learning(sub) -> None:
     p.add_argument("--shard-size", type=int, default=100, help="games per shard file")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-turns", type=int, default=300, help="drop a game still going here")
-    p.add_argument("--layout", default="ABA")
+    p.add_argument("--layout", default=_DEFAULT_GAME.layout)
     p.add_argument("--out", required=True, help="data directory (shards and manifest.json)")
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     p.add_argument(
@@ -407,8 +408,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("demo", help="play and print a seeded demo game")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    p.add_argument("--layout", default="ABA", help="board sides for coast, hills, mountains")
+    p.add_argument("--players", type=int, default=_DEFAULT_GAME.players, choices=(2, 3, 4))
+    p.add_argument(
+        "--layout", default=_DEFAULT_GAME.layout, help="board sides for coast, hills, mountains"
+    )
     p.add_argument("--verbose", action="store_true", help="also print every end of turn")
     p.set_defaults(func=demo)
 
@@ -422,7 +425,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("agents", nargs="+", help="one agent spec per seat (2 to 4)")
     p.add_argument("--deals", type=int, default=10, help="seeded deals (games = deals x seats)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--layout", default="ABA")
+    p.add_argument("--layout", default=_DEFAULT_GAME.layout)
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--no-progress", action="store_true")
@@ -436,17 +439,24 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the council.v1.CouncilService gRPC service (with health and "
         "reflection) until SIGTERM or Ctrl-C. Prints one JSON line once listening.",
     )
-    p.add_argument("--address", default="127.0.0.1:50051", help="host:port (port 0: any free)")
-    p.add_argument(
-        "--workers", type=int, default=0, help="searches running at once (default: CPU cores)"
-    )
-    p.add_argument(
-        "--queue", type=int, default=-1, help="searches waiting for a worker (default: 2 x workers)"
-    )
-    p.add_argument("--max-iterations", type=int, default=2_000_000)
-    p.add_argument("--max-search-time", type=float, default=30.0, help="seconds per search")
-    p.add_argument("--default-preset", default="casual", help="preset when a call sets no limit")
-    p.add_argument("--grace", type=float, default=5.0, help="seconds in-flight calls get on stop")
+    # Each flag's dest is the ServerConfig field it sets.
+    for flag, kind, field, what in (
+        ("--address", str, "address", "host:port (port 0: any free)"),
+        ("--workers", int, "search_slots", "searches running at once (0: one per CPU core)"),
+        ("--queue", int, "search_queue", "searches waiting for a worker (-1: 2 x workers)"),
+        ("--max-iterations", int, "max_iterations", "iterations per search at most"),
+        ("--max-search-time", float, "max_search_time_s", "seconds per search at most"),
+        ("--default-preset", str, "default_preset", "preset when a call sets no limit"),
+        ("--grace", float, "grace_s", "seconds in-flight calls get on stop"),
+    ):
+        p.add_argument(
+            flag,
+            dest=field,
+            metavar=flag[2:].upper().replace("-", "_"),
+            type=kind,
+            default=_ServerDefault(field),
+            help=what + " (default: %(default)s)",
+        )
     p.add_argument(
         "--auth-token-file",
         help="require 'authorization: Bearer <token>' (or set COUNCIL_AUTH_TOKEN)",
@@ -460,7 +470,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="send a JSON position to the service and print the recommended action",
     )
     p.add_argument("state", nargs="?", default="-", help="JSON file ('-' or none: stdin)")
-    p.add_argument("--address", default="127.0.0.1:50051")
+    p.add_argument("--address", default=_ServerDefault("address"), help="default: %(default)s")
     p.add_argument("--preset", help="beginner, casual or strong")
     p.add_argument("--iterations", type=int)
     p.add_argument("--time", type=float, help="search seconds")
@@ -474,10 +484,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=hint)
 
     p = sub.add_parser("new-game", help="print the JSON of a new game's starting state")
-    p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    p.add_argument("--layout", default="ABA")
-    p.add_argument("--max-coins", type=int, default=20)
-    p.add_argument("--assistant-supply", type=int, default=0)
+    # One flag per GameConfig field, defaulting to the field's default.
+    for f in dataclasses.fields(GameConfig):
+        default = getattr(_DEFAULT_GAME, f.name)
+        flag = "--" + f.name.replace("_", "-")
+        if isinstance(default, bool):  # --permit-tie-all-score / --no-permit-tie-all-score
+            action = argparse.BooleanOptionalAction
+            p.add_argument(flag, action=action, default=default, help="default: %(default)s")
+        else:
+            p.add_argument(flag, type=type(default), default=default, help="default: %(default)s")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--view", type=int, help="print this seat's view instead of the full state")
     p.add_argument(

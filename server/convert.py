@@ -8,19 +8,32 @@ violation paths are mapped back onto the proto field paths of the request.
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from importlib import metadata
 
+from google.protobuf import duration_pb2
+
+from council.engine import GameConfig, State, serialize
 from council.engine.actions import NUM_ACTIONS, ActionKind
 from council.engine.actions import Action as EngineAction
+from council.engine.board import LAYOUT_CODES
 from council.engine.serialize import CARD_KINDS, COLOURS, CONFIG_FIELDS, FORMAT, REGIONS
+from council.server import presets
 from council.v1 import game_pb2 as pb
+from council.v1 import service_pb2 as spb
 
 __all__ = [
     "ACTION_KIND_TO_PROTO",
+    "RULE_VARIANTS",
     "action_from_proto",
     "action_proto",
+    "add_views",
     "config_to_json",
+    "duration",
+    "engine_info_proto",
     "map_violation_path",
+    "search_result_proto",
     "state_json_from_proto",
     "state_proto_from_json",
 ]
@@ -266,3 +279,94 @@ def action_from_proto(msg: pb.Action) -> EngineAction:
         raise ValueError("kind: must be set to an action kind")
     fields = {f: getattr(msg, f) for f in _ACTION_FIELDS if msg.HasField(f)}
     return EngineAction(ACTION_KIND_FROM_PROTO[msg.kind], **fields)
+
+
+# -- search results and engine info --------------------------------------------------------
+
+
+def duration(seconds: float) -> duration_pb2.Duration:
+    """The Duration message of a number of seconds (to the nearest nanosecond)."""
+    d = duration_pb2.Duration()
+    d.FromNanoseconds(int(round(seconds * 1e9)))
+    return d
+
+
+def search_result_proto(
+    result,
+    *,
+    seat: int,
+    max_candidates: int,
+    iteration_budget: int | None,
+    time_budget_s: float,
+    stop_reason: int,
+) -> pb.SearchResult:
+    """The SearchResult message of a ``council.mcts.search.SearchResult``: its action, its
+    first `max_candidates` candidates (0: all), principal variation and stats."""
+    out = pb.SearchResult(seed=result.seed, seat=seat)
+    out.action.CopyFrom(action_proto(result.action))
+    candidates = result.candidates[:max_candidates] if max_candidates else result.candidates
+    for c in candidates:
+        m = out.candidates.add(
+            visits=c.visits,
+            mean_reward=c.mean_reward,
+            win_probability=c.win_probability,
+            vp_margin=c.vp_margin,
+        )
+        m.action.CopyFrom(action_proto(c.action))
+    for a in result.principal_variation:
+        out.principal_variation.add().CopyFrom(action_proto(a))
+    stats = out.stats
+    stats.iterations = result.iterations
+    stats.elapsed.CopyFrom(duration(result.elapsed_s))
+    stats.tree_nodes = result.tree_nodes
+    stats.stop_reason = stop_reason
+    stats.iteration_budget = iteration_budget or 0
+    stats.time_budget.CopyFrom(duration(time_budget_s))
+    return out
+
+
+def add_views(field, state: State) -> None:
+    """Append every seat's view of the full `state` to a repeated SeatView field."""
+    for seat in range(state.n_players):
+        view = state.view(seat)
+        field.add(seat=seat, state=state_proto_from_json(serialize.state_to_json(view)))
+
+
+# What a GameConfig can change besides the player count: every other field of the engine's
+# config, so that a new rule variant is listed without being named here.
+RULE_VARIANTS: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(GameConfig) if f.name != "players"
+)
+
+
+def engine_info_proto(
+    *, max_iterations: int, max_search_time_s: float, search_slots: int
+) -> spb.GetEngineInfoResponse:
+    """The GetEngineInfo answer: the engine's facts and the server's search limits."""
+    try:
+        version = metadata.version("council-ai")
+    except metadata.PackageNotFoundError:  # pragma: no cover - not installed
+        version = "unknown"
+    response = spb.GetEngineInfoResponse(
+        version=version,
+        state_format=FORMAT,
+        layouts=list(LAYOUT_CODES),
+        rule_variants=list(RULE_VARIANTS),
+        num_actions=NUM_ACTIONS,
+        max_iterations=max_iterations,
+        search_slots=search_slots,
+    )
+    for name, value in GameConfig().to_dict().items():
+        setattr(response.default_config, name, value)
+    for kind in sorted(ActionKind, key=lambda k: k.offset):
+        response.action_ranges.add(
+            kind=ACTION_KIND_TO_PROTO[kind], offset=kind.offset, size=kind.size
+        )
+    for p in presets.PRESETS:
+        info = response.presets.add(
+            preset=p.value, name=p.name, iterations=p.iterations or 0, description=p.description
+        )
+        if p.time_s is not None:
+            info.max_time.CopyFrom(duration(min(p.time_s, max_search_time_s)))
+    response.max_search_time.CopyFrom(duration(max_search_time_s))
+    return response

@@ -9,8 +9,10 @@ games each, ``python bench/strength.py``); the figures are in docs/service.md an
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+from council.server.errors import invalid
 from council.v1 import game_pb2 as pb
 
 
@@ -75,3 +77,45 @@ def search_limits(
     if time_s is not None:
         limits.max_time.FromNanoseconds(int(time_s * 1e9))
     return limits
+
+
+def search_budget(
+    limits: pb.SearchLimits, default_preset: str, *, max_iterations: int, max_time_s: float
+) -> tuple[int | None, float]:
+    """The (iterations, seconds) a request's `limits` allow, capped by the server's limits.
+
+    A preset gives the budget and explicit limits can only shorten it; with neither, the
+    `default_preset` applies; explicit limits alone are used as given. No iteration limit is
+    None; the time is always finite. INVALID_ARGUMENT (``RpcError``) names every bad field.
+    """
+    violations = []
+    iterations: int | None
+    time_s: float | None
+    if limits.preset != pb.STRENGTH_PRESET_UNSPECIFIED:
+        preset = BY_VALUE.get(limits.preset)
+        if preset is None:
+            violations.append(("limits.preset", f"unknown preset {limits.preset}"))
+            preset = BY_NAME[default_preset]
+        iterations, time_s = preset.iterations, preset.time_s
+    elif limits.HasField("iterations") or limits.HasField("max_time"):
+        iterations, time_s = None, None
+    else:
+        preset = BY_NAME[default_preset]
+        iterations, time_s = preset.iterations, preset.time_s
+    if limits.HasField("iterations"):
+        if limits.iterations < 1:
+            violations.append(("limits.iterations", f"must be at least 1, got {limits.iterations}"))
+        else:
+            iterations = min(iterations or limits.iterations, limits.iterations)
+    if limits.HasField("max_time"):
+        d = limits.max_time
+        t = d.seconds + d.nanos / 1e9
+        if not (t > 0 and -1e9 < d.nanos < 1e9 and (d.seconds >= 0) == (d.nanos >= 0)):
+            violations.append(("limits.max_time", "must be a positive duration"))
+        else:
+            time_s = min(time_s or t, t)
+    if violations:
+        raise invalid(violations)
+    if iterations is not None:
+        iterations = min(iterations, max_iterations)
+    return iterations, min(time_s if time_s is not None else math.inf, max_time_s)

@@ -1,4 +1,6 @@
-"""The CouncilService servicer: validate -> convert -> engine / search -> convert.
+"""The CouncilService servicer: each handler reads its request, delegates to the engine, the
+search, `presets` and `admission`, and builds its answer with `convert`; `errors.rpc` turns
+what it raises into the call's status.
 
 Every handler is stateless: the request carries the whole position. Searches see only the
 requesting seat's view (``State.view``); whatever the request says about other seats'
@@ -8,221 +10,46 @@ hidden cards is discarded before the search starts.
 from __future__ import annotations
 
 import contextlib
-import functools
-import logging
-import math
 import threading
 from collections import OrderedDict, deque
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 
-import grpc
-from google.protobuf import any_pb2, duration_pb2
-from google.rpc import code_pb2, error_details_pb2, status_pb2
-from grpc_status import rpc_status
-
-from council.engine import GameConfig, State
-from council.engine import board as _board
-from council.engine.actions import NUM_ACTIONS, ActionKind, describe
+from council.engine import State
+from council.engine.actions import NUM_ACTIONS, describe
 from council.engine.actions import Action as EngineAction
 from council.engine.serialize import (
-    FORMAT,
     StateValidationError,
     config_from_json,
     state_from_json,
     state_to_json,
 )
-from council.mcts.search import Search, SearchConfig, SearchLimits, StopFlag, search
+from council.mcts.search import Search, SearchLimits, SearchResult, StopFlag, search
 from council.server import convert, presets
+from council.server.admission import Admission
+from council.server.config import ServerConfig
+from council.server.errors import failed_precondition, invalid, rpc
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 from council.v1 import service_pb2_grpc
 
-log = logging.getLogger("council.server")
+# ServerConfig is re-exported: callers that build a servicer name its config from here.
+__all__ = ["SERVICE_NAME", "CouncilServicer", "SearchRecord", "ServerConfig"]
 
-STATE_CACHE_SIZE = 512
 SERVICE_NAME = spb.DESCRIPTOR.services_by_name["CouncilService"].full_name
+STATE_CACHE_SIZE = 512  # validated positions kept (see CouncilServicer._states)
+RECENT_SEARCHES = 256  # finished searches kept (see CouncilServicer.recent_searches)
+
+# AnalyzePosition reports every 0.2 s unless the request asks otherwise, and never more often
+# than every 20 ms. Each report pauses the search, ranks its candidates, walks its principal
+# variation and sends a message: five a second keeps a display live at a negligible cost,
+# while below 20 ms that work would take a noticeable share of the search's time to send
+# updates faster than any display shows them.
+REPORT_INTERVAL_S = 0.2
+MIN_REPORT_INTERVAL_S = 0.02
 
 
 @dataclass(frozen=True)
-class ServerConfig:
-    """Settings of one server (``council-ai serve`` flags)."""
-
-    address: str = "127.0.0.1:50051"
-    search_slots: int = 0  # searches running at once; 0 = one per CPU core
-    search_queue: int = -1  # admitted searches waiting for a slot; -1 = 2 x slots
-    cheap_workers: int = 8  # threads for the calls that do not search
-    max_iterations: int = 2_000_000
-    max_search_time_s: float = 30.0
-    max_nodes: int = 2_000_000
-    default_preset: str = presets.DEFAULT_PRESET
-    deadline_margin_s: float = 0.02  # plus 10% of the remaining time
-    grace_s: float = 5.0  # SIGTERM: in-flight calls get this long, then are cancelled
-    auth_token: str | None = None
-    tls_cert: str | None = None
-    tls_key: str | None = None
-    search_config: SearchConfig = field(default_factory=SearchConfig)
-
-    def resolved(self) -> ServerConfig:
-        import os
-
-        slots = self.search_slots or (os.cpu_count() or 1)
-        queue = 2 * slots if self.search_queue < 0 else self.search_queue
-        if self.default_preset not in presets.BY_NAME:
-            raise ValueError(f"default_preset: unknown preset {self.default_preset!r}")
-        if not self.max_search_time_s > 0 or self.max_iterations < 1 or self.max_nodes < 1:
-            raise ValueError("max_search_time_s, max_iterations and max_nodes must be positive")
-        return _replace(self, search_slots=slots, search_queue=queue)
-
-    @property
-    def max_concurrent_rpcs(self) -> int:
-        return self.search_slots + self.search_queue + self.cheap_workers
-
-
-def _replace(cfg, **changes):
-    from dataclasses import replace
-
-    return replace(cfg, **changes)
-
-
-# -- errors --------------------------------------------------------------------------------
-
-
-class RpcError(Exception):
-    """A call's failure: a status code, a message and field violations (BadRequest)."""
-
-    def __init__(self, code: grpc.StatusCode, message: str, violations=()):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.violations = list(violations)
-
-
-def invalid(violations, message: str | None = None) -> RpcError:
-    violations = list(violations)
-    if message is None:
-        message = "; ".join(f"{f}: {p}" for f, p in violations[:5])
-        if len(violations) > 5:
-            message += f"; and {len(violations) - 5} more"
-    return RpcError(grpc.StatusCode.INVALID_ARGUMENT, message, violations)
-
-
-def failed_precondition(message: str) -> RpcError:
-    return RpcError(grpc.StatusCode.FAILED_PRECONDITION, message)
-
-
-def _status(error: RpcError):
-    status = status_pb2.Status(code=getattr(code_pb2, error.code.name), message=error.message)
-    if error.violations:
-        detail = any_pb2.Any()
-        detail.Pack(
-            error_details_pb2.BadRequest(
-                field_violations=[
-                    error_details_pb2.BadRequest.FieldViolation(field=f, description=d)
-                    for f, d in error.violations
-                ]
-            )
-        )
-        status.details.append(detail)
-    return rpc_status.to_status(status)
-
-
-def _unary(fn):
-    @functools.wraps(fn)
-    def handler(self, request, context):
-        try:
-            return fn(self, request, context)
-        except RpcError as error:
-            context.abort_with_status(_status(error))
-        except Exception:  # a bug: log it, answer INTERNAL, keep serving
-            log.exception("%s failed", fn.__name__)
-            context.abort(grpc.StatusCode.INTERNAL, f"{fn.__name__}: internal error")
-
-    return handler
-
-
-def _stream(fn):
-    @functools.wraps(fn)
-    def handler(self, request, context):
-        try:
-            yield from fn(self, request, context)
-        except RpcError as error:
-            context.abort_with_status(_status(error))
-        except Exception:
-            log.exception("%s failed", fn.__name__)
-            context.abort(grpc.StatusCode.INTERNAL, f"{fn.__name__}: internal error")
-
-    return handler
-
-
-# -- admission -----------------------------------------------------------------------------
-
-
-class Admission:
-    """At most `slots` searches run; at most `queue` more wait, first come first served.
-    Beyond that a call is refused at once with RESOURCE_EXHAUSTED."""
-
-    def __init__(self, slots: int, queue: int):
-        self.slots = slots
-        self.capacity = slots + queue
-        self._lock = threading.Lock()
-        self._free = slots
-        self._admitted = 0
-        self._waiting: deque[threading.Event] = deque()
-
-    def _hand_over(self) -> None:
-        """Give a freed slot to the longest waiting call, or back to the pool (lock held)."""
-        if self._waiting:
-            self._waiting.popleft().set()
-        else:
-            self._free += 1
-
-    @contextlib.contextmanager
-    def enter(self, context, margin):
-        with self._lock:
-            if self._admitted >= self.capacity:
-                raise RpcError(
-                    grpc.StatusCode.RESOURCE_EXHAUSTED,
-                    "the server is at capacity (all search slots and queue places are "
-                    "taken); retry later",
-                )
-            self._admitted += 1
-            turn = None
-            if self._free > 0:
-                self._free -= 1
-            else:
-                turn = threading.Event()
-                self._waiting.append(turn)
-        try:
-            while turn is not None and not turn.wait(0.05):
-                left = context.time_remaining()
-                if context.is_active() and (left is None or left > margin(left)):
-                    continue
-                with self._lock:
-                    if turn.is_set():  # the slot arrived just now: take it
-                        break
-                    self._waiting.remove(turn)
-                if not context.is_active():
-                    raise RpcError(grpc.StatusCode.CANCELLED, "cancelled while queued")
-                raise RpcError(
-                    grpc.StatusCode.RESOURCE_EXHAUSTED,
-                    "no search slot became free before the deadline",
-                )
-        except BaseException:
-            with self._lock:
-                self._admitted -= 1
-            raise
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._admitted -= 1
-                self._hand_over()
-
-
-# -- the servicer --------------------------------------------------------------------------
-
-
-@dataclass
 class _Plan:
     """A validated search request."""
 
@@ -233,10 +60,21 @@ class _Plan:
     seed: int
     max_candidates: int
 
+    def result_proto(self, result: SearchResult, time_s: float, reason: int) -> pb.SearchResult:
+        """The SearchResult message of this request's search, run with `time_s` seconds."""
+        return convert.search_result_proto(
+            result,
+            seat=self.seat,
+            max_candidates=self.max_candidates,
+            iteration_budget=self.iterations,
+            time_budget_s=time_s,
+            stop_reason=reason,
+        )
+
 
 @dataclass(frozen=True)
 class SearchRecord:
-    """What a finished search did (kept for tests and diagnostics)."""
+    """How one finished search ended (see `CouncilServicer.recent_searches`)."""
 
     method: str
     stop_reason: int
@@ -249,16 +87,24 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     def __init__(self, config: ServerConfig | None = None):
         self.config = (config or ServerConfig()).resolved()
         self.admission = Admission(self.config.search_slots, self.config.search_queue)
-        self._stops: set = set()
         self._lock = threading.Lock()
-        self.finished: deque[SearchRecord] = deque(maxlen=256)
         self._idle = threading.Condition(self._lock)
+        self._stops: set[StopFlag] = set()
+        self._active = 0
         # Validated positions by their serialized message: front-ends send the same position
         # several times (list, recommend, apply); only valid ones are kept.
         self._states: OrderedDict[tuple, State] = OrderedDict()
-        self._active = 0
+        # How the last searches ended. A cancelled call gets no answer, so this is the one
+        # place that shows its search stopped early (the cancellation test reads it, and an
+        # operator can from a debugger); bounded, it costs a few kilobytes.
+        self.recent_searches: deque[SearchRecord] = deque(maxlen=RECENT_SEARCHES)
 
     # -- shutdown support --------------------------------------------------------------
+    @property
+    def active_searches(self) -> int:
+        """Searches running now."""
+        return self._active
+
     def cancel_all(self) -> None:
         """Stop every running search (they answer with their best action so far)."""
         with self._lock:
@@ -271,7 +117,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             return self._idle.wait_for(lambda: self._active == 0, timeout)
 
     @contextlib.contextmanager
-    def _tracked(self, stop):
+    def _tracked(self, stop: StopFlag) -> Iterator[None]:
         with self._lock:
             self._stops.add(stop)
             self._active += 1
@@ -283,10 +129,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 self._active -= 1
                 self._idle.notify_all()
 
-    # -- validation helpers ------------------------------------------------------------
-    def _margin(self, remaining: float) -> float:
-        return self.config.deadline_margin_s + 0.1 * remaining
-
+    # -- reading requests --------------------------------------------------------------
     def _load(self, request, *, requesting_seat: int | None) -> State:
         """The validated State of `request.state`. A state without a viewer whose other
         seats' hands are (partly) absent is read as the view of the requesting seat."""
@@ -351,183 +194,30 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             raise failed_precondition(f"seat {seat} is not to move (seat {current} is)")
         return seat
 
-    def _limits(self, request) -> tuple[int | None, float]:
-        cfg = self.config
-        limits = request.limits
-        violations = []
-        if limits.preset != pb.STRENGTH_PRESET_UNSPECIFIED:
-            if limits.preset not in presets.BY_VALUE:
-                violations.append(("limits.preset", f"unknown preset {limits.preset}"))
-                preset = presets.BY_NAME[cfg.default_preset]
-            else:
-                preset = presets.BY_VALUE[limits.preset]
-            iterations, time_s = preset.iterations, preset.time_s
-        elif limits.HasField("iterations") or limits.HasField("max_time"):
-            iterations, time_s = None, None
-        else:
-            preset = presets.BY_NAME[cfg.default_preset]
-            iterations, time_s = preset.iterations, preset.time_s
-        if limits.HasField("iterations"):
-            if limits.iterations < 1:
-                violations.append(
-                    ("limits.iterations", f"must be at least 1, got {limits.iterations}")
-                )
-            else:
-                iterations = min(iterations or limits.iterations, limits.iterations)
-        if limits.HasField("max_time"):
-            d = limits.max_time
-            t = d.seconds + d.nanos / 1e9
-            if not (t > 0 and -1e9 < d.nanos < 1e9 and (d.seconds >= 0) == (d.nanos >= 0)):
-                violations.append(("limits.max_time", "must be a positive duration"))
-            else:
-                time_s = min(time_s or t, t)
-        if violations:
-            raise invalid(violations)
-        if iterations is not None:
-            iterations = min(iterations, cfg.max_iterations)
-        time_s = min(time_s if time_s is not None else math.inf, cfg.max_search_time_s)
-        return iterations, time_s
-
-    def _plan(self, request) -> _Plan:
+    def _mover_state(self, request) -> tuple[State, int]:
+        """The validated state of a request made on behalf of a seat, and that seat."""
         requesting = request.seat if request.HasField("seat") else None
         if requesting is not None and requesting < 0:
             raise invalid([("seat", f"must be a seat number, got {requesting}")])
         state = self._load(request, requesting_seat=requesting)
-        seat = self._seat(request, state)
-        iterations, time_s = self._limits(request)
+        return state, self._seat(request, state)
+
+    def _plan(self, request) -> _Plan:
+        state, seat = self._mover_state(request)
+        cfg = self.config
+        iterations, time_s = presets.search_budget(
+            request.limits,
+            cfg.default_preset,
+            max_iterations=cfg.max_iterations,
+            max_time_s=cfg.max_search_time_s,
+        )
         if request.max_candidates < 0:
             raise invalid([("max_candidates", "must be >= 0")])
         view = state if state.is_view else state.view(seat)
         return _Plan(view, seat, iterations, time_s, request.seed, request.max_candidates)
 
-    def _time_budget(self, plan: _Plan, context) -> tuple[float, bool]:
-        left = context.time_remaining()
-        if left is None:
-            return plan.time_s, False
-        available = left - self._margin(left)
-        if available < plan.time_s:
-            return max(available, 0.001), True
-        return plan.time_s, False
-
-    # -- result conversion -------------------------------------------------------------
-    def _result_proto(self, result, plan: _Plan, time_s, reason) -> pb.SearchResult:
-        out = pb.SearchResult(seed=result.seed, seat=plan.seat)
-        out.action.CopyFrom(convert.action_proto(result.action))
-        candidates = result.candidates
-        if plan.max_candidates:
-            candidates = candidates[: plan.max_candidates]
-        for c in candidates:
-            m = out.candidates.add(
-                visits=c.visits,
-                mean_reward=c.mean_reward,
-                win_probability=c.win_probability,
-                vp_margin=c.vp_margin,
-            )
-            m.action.CopyFrom(convert.action_proto(c.action))
-        for a in result.principal_variation:
-            out.principal_variation.add().CopyFrom(convert.action_proto(a))
-        stats = out.stats
-        stats.iterations = result.iterations
-        stats.elapsed.CopyFrom(_duration(result.elapsed_s))
-        stats.tree_nodes = result.tree_nodes
-        stats.stop_reason = reason
-        stats.iteration_budget = plan.iterations or 0
-        stats.time_budget.CopyFrom(_duration(time_s))
-        return out
-
-    def _reason(self, result, plan, stop, context, by_deadline) -> int:
-        if stop.is_set():  # the call was cancelled (or timed out), or the server is stopping
-            return pb.STOP_REASON_CANCELLED
-        if result.forced:
-            return pb.STOP_REASON_ONLY_MOVE
-        if plan.iterations is not None and result.iterations >= plan.iterations:
-            return pb.STOP_REASON_ITERATIONS
-        return pb.STOP_REASON_DEADLINE if by_deadline else pb.STOP_REASON_TIME
-
-    def _record(self, method, reason, iterations, elapsed, time_s):
-        self.finished.append(SearchRecord(method, reason, iterations, elapsed, time_s))
-
-    # -- RPCs --------------------------------------------------------------------------
-    @_unary
-    def NewGame(self, request, context):
-        try:
-            config = config_from_json(
-                convert.config_to_json(request.config), "config", complete=False
-            )
-        except StateValidationError as e:
-            raise invalid(e.violations) from None
-        state = State.new_game(config, seed=request.seed)
-        response = spb.NewGameResponse(state=convert.state_proto_from_json(state_to_json(state)))
-        if request.include_views:
-            _add_views(response.views, state)
-        return response
-
-    @_unary
-    def ListLegalActions(self, request, context):
-        requesting = request.seat if request.HasField("seat") else None
-        if requesting is not None and requesting < 0:
-            raise invalid([("seat", f"must be a seat number, got {requesting}")])
-        state = self._load(request, requesting_seat=requesting)
-        seat = self._seat(request, state)
-        full = state.determinize(0) if state.is_view else state
-        response = spb.ListLegalActionsResponse(seat=seat, decision=state.decision()[0])
-        actions = full.legal_actions()
-        response.actions.extend([convert.action_proto(a) for a in actions])
-        if request.include_descriptions:
-            for m in response.actions:
-                m.description = describe(state, m.id)
-        return response
-
-    @_unary
-    def ApplyAction(self, request, context):
-        state = self._load(request, requesting_seat=None)
-        if state.is_terminal():
-            raise failed_precondition("the game is over: no action can be applied")
-        if state.is_view:
-            if not request.HasField("seed"):
-                raise invalid(
-                    [
-                        (
-                            "seed",
-                            "required: the state hides cards, which are dealt from this seed "
-                            "before the action is applied",
-                        )
-                    ]
-                )
-            if state.viewer != state.current_player:
-                raise failed_precondition(
-                    f"the state is seat {state.viewer}'s view but seat {state.current_player} "
-                    "is to move: send a full state or the mover's view"
-                )
-            state = state.determinize(request.seed)
-        elif request.HasField("seed"):
-            state.reseed(request.seed)
-        action, where = self._action(request)
-        if not state.is_legal(action):
-            decision = state.decision()[0]
-            raise invalid(
-                [
-                    (
-                        where,
-                        f"{EngineAction.from_id(action).to_text()!r} (id {action}) is not legal "
-                        f"here (seat {state.current_player} to move, decision {decision!r})",
-                    )
-                ]
-            )
-        state.apply(action)
-        obj = state_to_json(state)
-        response = spb.ApplyActionResponse(
-            state=convert.state_proto_from_json(obj),
-            game_over=state.is_terminal(),
-            scores=state.scores(),
-            winners=state.winners() if state.is_terminal() else [],
-        )
-        response.applied.CopyFrom(convert.action_proto(action))
-        if request.include_views:
-            _add_views(response.views, state)
-        return response
-
     def _action(self, request) -> tuple[int, str]:
+        """The action id of an ApplyAction request and the field that gave it."""
         which = request.WhichOneof("action")
         if which is None:
             raise invalid([("action", "required: give action_id, action_text or structured")])
@@ -547,37 +237,104 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         except ValueError as e:
             raise invalid([("structured", str(e))]) from None
 
-    @_unary
-    def RecommendAction(self, request, context):
-        plan = self._plan(request)
+    # -- running searches --------------------------------------------------------------
+    @contextlib.contextmanager
+    def _searching(self, plan: _Plan, context) -> Iterator[tuple[StopFlag, float, bool]]:
+        """Hold a search slot for the block and yield the search's stop flag, its time budget
+        and whether the call's deadline cut that budget. The flag is set when the call ends
+        (cancelled, or past its deadline) or the server stops."""
         stop = StopFlag()
-        with self.admission.enter(context, self._margin), self._tracked(stop):
-            if not context.add_callback(stop.set):
+        with self.admission.enter(context, self.config.deadline_margin), self._tracked(stop):
+            if not context.add_callback(stop.set):  # the call has ended already
                 stop.set()
             time_s, by_deadline = self._time_budget(plan, context)
+            yield stop, time_s, by_deadline
+
+    def _time_budget(self, plan: _Plan, context) -> tuple[float, bool]:
+        left = context.time_remaining()
+        if left is None:
+            return plan.time_s, False
+        available = left - self.config.deadline_margin(left)
+        if available < plan.time_s:
+            return max(available, 0.001), True
+        return plan.time_s, False
+
+    def _record(self, method: str, reason: int, result: SearchResult, time_s: float) -> None:
+        self.recent_searches.append(
+            SearchRecord(method, reason, result.iterations, result.elapsed_s, time_s)
+        )
+
+    # -- RPCs --------------------------------------------------------------------------
+    @rpc
+    def NewGame(self, request, context):
+        try:
+            config = config_from_json(
+                convert.config_to_json(request.config), "config", complete=False
+            )
+        except StateValidationError as e:
+            raise invalid(e.violations) from None
+        state = State.new_game(config, seed=request.seed)
+        response = spb.NewGameResponse(state=_state_proto(state))
+        if request.include_views:
+            convert.add_views(response.views, state)
+        return response
+
+    @rpc
+    def ListLegalActions(self, request, context):
+        state, seat = self._mover_state(request)
+        full = state.determinize(0) if state.is_view else state
+        response = spb.ListLegalActionsResponse(seat=seat, decision=state.decision()[0])
+        response.actions.extend([convert.action_proto(a) for a in full.legal_actions()])
+        if request.include_descriptions:
+            for m in response.actions:
+                m.description = describe(state, m.id)
+        return response
+
+    @rpc
+    def ApplyAction(self, request, context):
+        state = _world_to_play(self._load(request, requesting_seat=None), request)
+        action, where = self._action(request)
+        if not state.is_legal(action):
+            decision = state.decision()[0]
+            raise invalid(
+                [
+                    (
+                        where,
+                        f"{EngineAction.from_id(action).to_text()!r} (id {action}) is not legal "
+                        f"here (seat {state.current_player} to move, decision {decision!r})",
+                    )
+                ]
+            )
+        state.apply(action)
+        over = state.is_terminal()
+        response = spb.ApplyActionResponse(
+            state=_state_proto(state),
+            game_over=over,
+            scores=state.scores(),
+            winners=state.winners() if over else [],
+        )
+        response.applied.CopyFrom(convert.action_proto(action))
+        if request.include_views:
+            convert.add_views(response.views, state)
+        return response
+
+    @rpc
+    def RecommendAction(self, request, context):
+        plan = self._plan(request)
+        with self._searching(plan, context) as (stop, time_s, by_deadline):
             limits = SearchLimits(
                 iterations=plan.iterations, time_s=time_s, max_nodes=self.config.max_nodes
             )
             result = search(plan.view, limits, self.config.search_config, plan.seed, stop)
-            reason = self._reason(result, plan, stop, context, by_deadline)
-            self._record("RecommendAction", reason, result.iterations, result.elapsed_s, time_s)
-        return spb.RecommendActionResponse(result=self._result_proto(result, plan, time_s, reason))
+            reason = _stop_reason(result, plan, stop, by_deadline)
+            self._record("RecommendAction", reason, result, time_s)
+        return spb.RecommendActionResponse(result=plan.result_proto(result, time_s, reason))
 
-    @_stream
+    @rpc
     def AnalyzePosition(self, request, context):
         plan = self._plan(request)
-        interval = 0.2
-        if request.HasField("report_interval"):
-            d = request.report_interval
-            interval = d.seconds + d.nanos / 1e9
-            if not interval > 0:
-                raise invalid([("report_interval", "must be a positive duration")])
-            interval = max(interval, 0.02)
-        stop = StopFlag()
-        with self.admission.enter(context, self._margin), self._tracked(stop):
-            if not context.add_callback(stop.set):
-                stop.set()
-            time_s, by_deadline = self._time_budget(plan, context)
+        interval = _report_interval(request)
+        with self._searching(plan, context) as (stop, time_s, by_deadline):
             analysis = Search.from_view(
                 plan.view, self.config.search_config, plan.seed, self.config.max_nodes, 1, stop
             )
@@ -596,64 +353,74 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 result = analysis.result()
                 if done:
                     break
-                reason = pb.STOP_REASON_UNSPECIFIED
                 yield spb.AnalyzePositionResponse(
-                    result=self._result_proto(result, plan, time_s, reason), final=False
+                    result=plan.result_proto(result, time_s, pb.STOP_REASON_UNSPECIFIED),
+                    final=False,
                 )
-            reason = self._reason(result, plan, stop, context, by_deadline)
-            self._record("AnalyzePosition", reason, result.iterations, result.elapsed_s, time_s)
+            reason = _stop_reason(result, plan, stop, by_deadline)
+            self._record("AnalyzePosition", reason, result, time_s)
         yield spb.AnalyzePositionResponse(
-            result=self._result_proto(result, plan, time_s, reason), final=True
+            result=plan.result_proto(result, time_s, reason), final=True
         )
 
-    @_unary
+    @rpc
     def GetEngineInfo(self, request, context):
-        from importlib import metadata
-
-        try:
-            version = metadata.version("council-ai")
-        except metadata.PackageNotFoundError:  # pragma: no cover - not installed
-            version = "unknown"
         cfg = self.config
-        response = spb.GetEngineInfoResponse(
-            version=version,
-            state_format=FORMAT,
-            layouts=list(_board.LAYOUT_CODES),
-            rule_variants=[
-                "layout",
-                "max_coins",
-                "assistant_supply",
-                "permit_tie_all_score",
-                "nobility_bonus_on_pass",
-            ],
-            num_actions=NUM_ACTIONS,
+        return convert.engine_info_proto(
             max_iterations=cfg.max_iterations,
+            max_search_time_s=cfg.max_search_time_s,
             search_slots=cfg.search_slots,
         )
-        default = GameConfig()
-        for name, value in default.to_dict().items():
-            setattr(response.default_config, name, value)
-        for kind in sorted(ActionKind, key=lambda k: k.offset):
-            response.action_ranges.add(
-                kind=convert.ACTION_KIND_TO_PROTO[kind], offset=kind.offset, size=kind.size
-            )
-        for p in presets.PRESETS:
-            info = response.presets.add(
-                preset=p.value, name=p.name, iterations=p.iterations or 0, description=p.description
-            )
-            if p.time_s is not None:
-                info.max_time.CopyFrom(_duration(min(p.time_s, cfg.max_search_time_s)))
-        response.max_search_time.CopyFrom(_duration(cfg.max_search_time_s))
-        return response
 
 
-def _duration(seconds: float) -> duration_pb2.Duration:
-    d = duration_pb2.Duration()
-    d.FromNanoseconds(int(round(seconds * 1e9)))
-    return d
+def _state_proto(state: State) -> pb.GameState:
+    return convert.state_proto_from_json(state_to_json(state))
 
 
-def _add_views(field, state: State) -> None:
-    for seat in range(state.n_players):
-        view = state.view(seat)
-        field.add(seat=seat, state=convert.state_proto_from_json(state_to_json(view)))
+def _world_to_play(state: State, request) -> State:
+    """The full state an ApplyAction request plays in: a full state as it is (reseeded when
+    the request has a seed), the mover's view with its hidden cards dealt from the seed."""
+    if state.is_terminal():
+        raise failed_precondition("the game is over: no action can be applied")
+    if not state.is_view:
+        if request.HasField("seed"):
+            state.reseed(request.seed)
+        return state
+    if not request.HasField("seed"):
+        raise invalid(
+            [
+                (
+                    "seed",
+                    "required: the state hides cards, which are dealt from this seed "
+                    "before the action is applied",
+                )
+            ]
+        )
+    if state.viewer != state.current_player:
+        raise failed_precondition(
+            f"the state is seat {state.viewer}'s view but seat {state.current_player} "
+            "is to move: send a full state or the mover's view"
+        )
+    return state.determinize(request.seed)
+
+
+def _report_interval(request) -> float:
+    """AnalyzePosition's seconds between reports (see REPORT_INTERVAL_S)."""
+    if not request.HasField("report_interval"):
+        return REPORT_INTERVAL_S
+    d = request.report_interval
+    interval = d.seconds + d.nanos / 1e9
+    if not interval > 0:
+        raise invalid([("report_interval", "must be a positive duration")])
+    return max(interval, MIN_REPORT_INTERVAL_S)
+
+
+def _stop_reason(result: SearchResult, plan: _Plan, stop: StopFlag, by_deadline: bool) -> int:
+    """Why a finished search stopped (a StopReason value)."""
+    if stop.is_set():  # the call was cancelled (or timed out), or the server is stopping
+        return pb.STOP_REASON_CANCELLED
+    if result.forced:
+        return pb.STOP_REASON_ONLY_MOVE
+    if plan.iterations is not None and result.iterations >= plan.iterations:
+        return pb.STOP_REASON_ITERATIONS
+    return pb.STOP_REASON_DEADLINE if by_deadline else pb.STOP_REASON_TIME

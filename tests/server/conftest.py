@@ -6,7 +6,7 @@ import grpc
 import pytest
 
 from council.server.app import start_server
-from council.server.service import ServerConfig
+from council.server.config import ServerConfig
 from council.v1 import service_pb2_grpc
 
 

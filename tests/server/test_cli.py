@@ -80,3 +80,46 @@ def test_demo_and_arena_still_work(capsys):
                  "--no-progress", "--json"]) == 0  # fmt: skip
     report = json.loads(capsys.readouterr().out)
     assert report
+
+
+def test_new_game_offers_every_config_field(capsys):
+    import dataclasses
+
+    args = ["new-game", "--players", "2", "--layout", "BBA", "--max-coins", "25",
+            "--assistant-supply", "12", "--no-permit-tie-all-score", "--nobility-bonus-on-pass",
+            "--format", "engine"]  # fmt: skip
+    assert main(args) == 0
+    config = json.loads(capsys.readouterr().out)["config"]
+    expected = GameConfig(2, "BBA", 25, 12, False, True)
+    assert config == expected.to_dict()
+    assert {f.name for f in dataclasses.fields(GameConfig)} == set(config)
+    assert main(["new-game", "--format", "engine"]) == 0  # the defaults are GameConfig's
+    assert json.loads(capsys.readouterr().out)["config"] == GameConfig().to_dict()
+    assert main(["new-game", "--max-coins", "5"]) == 2
+    assert "max_coins" in capsys.readouterr().err
+
+
+def test_serve_flags_default_to_server_config(monkeypatch, capsys):
+    import pytest
+
+    from council.server import app
+    from council.server.config import ServerConfig
+
+    started = []
+    monkeypatch.setattr(app, "serve", lambda config, ready=None: started.append(config) or 0)
+    monkeypatch.delenv("COUNCIL_AUTH_TOKEN", raising=False)
+    assert main(["serve"]) == 0
+    assert started[-1] == ServerConfig().resolved()
+    assert main(["serve", "--workers", "3", "--queue", "1", "--max-search-time", "2.5",
+                 "--default-preset", "strong", "--grace", "0.5"]) == 0  # fmt: skip
+    assert started[-1] == ServerConfig(
+        search_slots=3, search_queue=1, max_search_time_s=2.5, default_preset="strong", grace_s=0.5
+    )
+    assert main(["serve", "--default-preset", "godlike"]) == 2
+    assert "default_preset" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    defaults = ServerConfig()
+    for shown in (defaults.address, defaults.max_iterations, defaults.default_preset):
+        assert f"(default: {shown})" in text

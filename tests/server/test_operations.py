@@ -1,4 +1,5 @@
-"""Admission under load, graceful shutdown on SIGTERM, the bearer token and TLS."""
+"""Admission under load, graceful shutdown on SIGTERM, the bearer token and TLS
+(Admission itself: test_admission.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from server_helpers import played, to_proto
 
 from council.engine import GameConfig, State
 from council.server.app import start_server
-from council.server.service import ServerConfig
+from council.server.config import ServerConfig
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 from council.v1 import service_pb2_grpc
@@ -158,64 +159,3 @@ def test_tls(tmp_path):
             assert info.value.code() == grpc.StatusCode.UNAVAILABLE
     finally:
         running.stop(grace=None)
-
-
-def test_executor_is_bounded():
-    config = ServerConfig(search_slots=2, search_queue=3, cheap_workers=4).resolved()
-    assert config.max_concurrent_rpcs == 9
-    assert ServerConfig(search_slots=3).resolved().search_queue == 6
-    with pytest.raises(ValueError):
-        ServerConfig(default_preset="godlike").resolved()
-
-
-class _Context:
-    def __init__(self):
-        self.active = True
-
-    def is_active(self):
-        return self.active
-
-    def time_remaining(self):
-        return None
-
-
-def test_admission_is_first_come_first_served_and_bounded():
-    import threading
-
-    from council.server.service import Admission, RpcError
-
-    admission = Admission(slots=1, queue=2)
-    order = []
-    first = admission.enter(_Context(), lambda left: 0.0)
-    first.__enter__()
-
-    def waiter(name):
-        with admission.enter(_Context(), lambda left: 0.0):
-            order.append(name)
-
-    threads = []
-    for name in ("b", "c"):
-        t = threading.Thread(target=waiter, args=(name,))
-        t.start()
-        threads.append(t)
-        while len(admission._waiting) < len(threads):  # b queued before c starts
-            t.join(0.01)
-    with pytest.raises(RpcError) as info:  # 1 running + 2 queued: full
-        admission.enter(_Context(), lambda left: 0.0).__enter__()
-    assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
-    cancelled = _Context()
-    first.__exit__(None, None, None)
-    for t in threads:
-        t.join(10)
-    assert order == ["b", "c"]
-    assert admission._free == 1 and admission._admitted == 0
-    # A queued call whose client goes away leaves the queue.
-    holder = admission.enter(_Context(), lambda left: 0.0)
-    holder.__enter__()
-    cancelled.active = False
-    with pytest.raises(RpcError) as info:
-        admission.enter(cancelled, lambda left: 0.0).__enter__()
-    assert info.value.code == grpc.StatusCode.CANCELLED
-    assert len(admission._waiting) == 0 and admission._admitted == 1
-    holder.__exit__(None, None, None)
-    assert admission._free == 1 and admission._admitted == 0

@@ -3,6 +3,7 @@ cancellation and the hidden-card guarantee."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 
@@ -322,15 +323,15 @@ def test_cancellation_stops_the_search(stub, server):
         state=to_proto(state), limits=pb.SearchLimits(max_time=duration_pb2.Duration(seconds=19))
     )
     servicer = server.servicer
-    before = len(servicer.finished)
+    before = len(servicer.recent_searches)
     call = stub.RecommendAction.future(request)
     deadline = time.monotonic() + 10
-    while servicer._active == 0 and time.monotonic() < deadline:
+    while servicer.active_searches == 0 and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert servicer._active == 1
+    assert servicer.active_searches == 1
     call.cancel()
     assert servicer.wait_idle(timeout=10)
-    record = [r for r in list(servicer.finished)[before:] if r.time_budget_s == 19.0]
+    record = [r for r in list(servicer.recent_searches)[before:] if r.time_budget_s == 19.0]
     assert len(record) == 1
     assert record[0].stop_reason == pb.STOP_REASON_CANCELLED
     assert record[0].elapsed_s < 19.0
@@ -396,6 +397,24 @@ def test_engine_info(stub):
     assert sum(size for _, _, size in ranges) == 605
     assert info.default_config.players == 4 and info.default_config.layout == "ABA"
     assert info.search_slots == 2
+
+
+def test_engine_info_lists_every_rule_variant(stub):
+    # Every GameConfig field but the player count is a rule variant, in the engine's config,
+    # in the message's GameConfig and in the answer: a field missing from any of them fails.
+    info = stub.GetEngineInfo(spb.GetEngineInfoRequest())
+    engine_fields = [f.name for f in dataclasses.fields(GameConfig)]
+    message_fields = [f.name for f in pb.GameConfig.DESCRIPTOR.fields]
+    assert engine_fields == message_fields
+    assert list(info.rule_variants) == [f for f in engine_fields if f != "players"]
+    assert set(info.rule_variants) >= {
+        "layout",
+        "max_coins",
+        "assistant_supply",
+        "permit_tie_all_score",
+        "nobility_bonus_on_pass",
+    }
+    assert [f.name for f, _ in info.default_config.ListFields()] == engine_fields
 
 
 def test_health_serving(channel):

@@ -1,0 +1,72 @@
+"""The client side of ``council.v1.CouncilService``: the request and call metadata that
+``council-ai hint`` sends, for any Python client to share (the ladder's remote entrants
+among them), and the reading of a failed call's field violations.
+
+>>> from council.engine import GameConfig, State
+>>> view = State.new_game(GameConfig(players=2), seed=1).view(0)
+>>> request = recommend_request(view, seat=0, preset="strong", seed=-1, max_candidates=1)
+>>> request.seat, request.limits.preset, request.seed, request.state.viewer
+(0, 3, 18446744073709551615, 0)
+>>> bearer_metadata("s3cret"), bearer_metadata(None)
+([('authorization', 'Bearer s3cret')], None)
+"""
+
+from __future__ import annotations
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from council.engine import State
+from council.engine.serialize import state_to_json
+from council.server.convert import state_proto_from_json
+from council.server.presets import search_limits
+from council.v1 import game_pb2 as pb
+from council.v1 import service_pb2 as spb
+
+__all__ = ["bearer_metadata", "field_violations", "recommend_request"]
+
+_UINT64 = (1 << 64) - 1
+
+
+def recommend_request(
+    state: State | pb.GameState,
+    *,
+    seat: int | None = None,
+    preset: str | None = None,
+    iterations: int | None = None,
+    time_s: float | None = None,
+    seed: int = 0,
+    max_candidates: int = 0,
+) -> spb.RecommendActionRequest:
+    """A RecommendAction request for a position (an engine State, full or a view, or a
+    GameState message). Limits as in ``presets.search_limits`` (ValueError for an unknown
+    preset); the seed is taken modulo 2**64; no `seat` lets the server pick it (the view's
+    viewer, else the seat to move); `max_candidates` 0 asks for every candidate."""
+    if isinstance(state, State):
+        state = state_proto_from_json(state_to_json(state))
+    request = spb.RecommendActionRequest(
+        state=state,
+        limits=search_limits(preset, iterations, time_s),
+        seed=seed & _UINT64,
+        max_candidates=max_candidates,
+    )
+    if seat is not None:
+        request.seat = seat
+    return request
+
+
+def bearer_metadata(token: str | None) -> list[tuple[str, str]] | None:
+    """The call metadata that carries `token` to a server started with one (None: none)."""
+    return [("authorization", f"Bearer {token}")] if token else None
+
+
+def field_violations(error: grpc.RpcError) -> list[tuple[str, str]]:
+    """The (field path, problem) pairs of a failed call's BadRequest details, if any."""
+    status = rpc_status.from_call(error)
+    out = []
+    for detail in status.details if status else ():
+        bad = error_details_pb2.BadRequest()
+        if detail.Unpack(bad):
+            out += [(v.field, v.description) for v in bad.field_violations]
+    return out

@@ -1,0 +1,62 @@
+"""A server's settings (the ``council-ai serve`` flags) and their resolution.
+
+>>> config = ServerConfig(search_slots=2).resolved()
+>>> config.search_queue, config.max_concurrent_rpcs
+(4, 14)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+
+from council.mcts.search import SearchConfig
+from council.server import presets
+
+__all__ = ["ServerConfig"]
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Settings of one server (``council-ai serve`` flags; their defaults are these)."""
+
+    address: str = "127.0.0.1:50051"
+    search_slots: int = 0  # searches running at once; 0 = one per CPU core
+    search_queue: int = -1  # admitted searches waiting for a slot; -1 = 2 x slots
+    cheap_workers: int = 8  # threads for the calls that do not search
+    max_iterations: int = 2_000_000
+    max_search_time_s: float = 30.0
+    max_nodes: int = 2_000_000
+    default_preset: str = presets.DEFAULT_PRESET
+    deadline_margin_s: float = 0.02  # plus 10% of the remaining time: see deadline_margin
+    grace_s: float = 5.0  # SIGTERM: in-flight calls get this long, then are cancelled
+    auth_token: str | None = None
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    search_config: SearchConfig = field(default_factory=SearchConfig)
+
+    def resolved(self) -> ServerConfig:
+        """The config with the automatic sizes filled in (ValueError if out of range)."""
+        if self.default_preset not in presets.BY_NAME:
+            raise ValueError(f"default_preset: unknown preset {self.default_preset!r}")
+        if not self.max_search_time_s > 0 or self.max_iterations < 1 or self.max_nodes < 1:
+            raise ValueError("max_search_time_s, max_iterations and max_nodes must be positive")
+        slots = self.search_slots or (os.cpu_count() or 1)
+        queue = 2 * slots if self.search_queue < 0 else self.search_queue
+        return replace(self, search_slots=slots, search_queue=queue)
+
+    @property
+    def max_concurrent_rpcs(self) -> int:
+        """Calls in progress at most: running searches, queued searches, cheap calls."""
+        return self.search_slots + self.search_queue + self.cheap_workers
+
+    def deadline_margin(self, remaining_s: float) -> float:
+        """The part of a call's remaining time kept back from its search, so that the best
+        action so far reaches the client before the deadline.
+
+        The fixed part covers turning the result into a message and sending it. The tenth
+        of the time left grows with the budget because what it covers does too: a search
+        reads the clock only every few iterations, searches share the cores (a loaded
+        machine stops them late), and the answer's trip back is not known to the server.
+        """
+        return self.deadline_margin_s + 0.1 * remaining_s

@@ -1,0 +1,49 @@
+"""ServerConfig: its resolution, its deadline margin and the examples in the server's
+module docstrings."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import os
+
+import pytest
+
+from council.server.config import ServerConfig
+
+
+@pytest.mark.parametrize("name", ["council.server.config", "council.server.app"])
+def test_module_doctests(name):
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_resolution_fills_in_the_automatic_sizes():
+    config = ServerConfig(search_slots=2, search_queue=3, cheap_workers=4).resolved()
+    assert config.max_concurrent_rpcs == 9
+    assert ServerConfig(search_slots=3).resolved().search_queue == 6
+    assert ServerConfig(search_slots=3, search_queue=0).resolved().search_queue == 0
+    assert ServerConfig().resolved().search_slots == (os.cpu_count() or 1)
+    config = ServerConfig(search_slots=1)
+    assert config.resolved().resolved() == config.resolved()
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"default_preset": "godlike"},
+        {"max_search_time_s": 0.0},
+        {"max_iterations": 0},
+        {"max_nodes": 0},
+    ],
+)
+def test_resolution_refuses_bad_settings(changes):
+    with pytest.raises(ValueError):
+        ServerConfig(**changes).resolved()
+
+
+def test_deadline_margin_is_fixed_plus_a_tenth_of_the_time_left():
+    config = ServerConfig(deadline_margin_s=0.02)
+    assert config.deadline_margin(0.0) == pytest.approx(0.02)
+    assert config.deadline_margin(1.0) == pytest.approx(0.12)
+    assert config.deadline_margin(10.0) == pytest.approx(1.02)

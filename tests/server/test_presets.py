@@ -1,0 +1,67 @@
+"""Search budgets from a request's SearchLimits: presets, explicit limits and the caps."""
+
+from __future__ import annotations
+
+import math
+
+import grpc
+import pytest
+from google.protobuf import duration_pb2
+
+from council.server import presets
+from council.server.errors import RpcError
+from council.v1 import game_pb2 as pb
+
+CAPS = {"max_iterations": 2_000_000, "max_time_s": 30.0}
+
+
+def budget(limits: pb.SearchLimits, default: str = "casual", **caps):
+    return presets.search_budget(limits, default, **{**CAPS, **caps})
+
+
+def seconds(s: float) -> duration_pb2.Duration:
+    d = duration_pb2.Duration()
+    d.FromNanoseconds(int(s * 1e9))
+    return d
+
+
+def test_default_preset_when_nothing_is_asked():
+    assert budget(pb.SearchLimits()) == (300, 30.0)
+    assert budget(pb.SearchLimits(), "strong") == (5000, 30.0)
+
+
+def test_a_preset_gives_the_budget_and_explicit_limits_only_shorten_it():
+    strong = pb.STRENGTH_PRESET_STRONG
+    assert budget(pb.SearchLimits(preset=strong)) == (5000, 30.0)
+    assert budget(pb.SearchLimits(preset=strong, iterations=100)) == (100, 30.0)
+    assert budget(pb.SearchLimits(preset=strong, iterations=10**6)) == (5000, 30.0)
+    assert budget(pb.SearchLimits(preset=strong, max_time=seconds(0.5))) == (5000, 0.5)
+
+
+def test_explicit_limits_alone_are_used_as_given_within_the_caps():
+    assert budget(pb.SearchLimits(iterations=7)) == (7, 30.0)
+    assert budget(pb.SearchLimits(max_time=seconds(2))) == (None, 2.0)
+    assert budget(pb.SearchLimits(iterations=10**7)) == (2_000_000, 30.0)
+    assert budget(pb.SearchLimits(max_time=seconds(100)), max_time_s=math.inf) == (None, 100.0)
+    assert budget(pb.SearchLimits(max_time=seconds(100))) == (None, 30.0)
+
+
+def test_every_bad_field_is_named():
+    limits = pb.SearchLimits(preset=99, iterations=0, max_time=seconds(-1))
+    with pytest.raises(RpcError) as info:
+        budget(limits)
+    assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert [f for f, _ in info.value.violations] == [
+        "limits.preset",
+        "limits.iterations",
+        "limits.max_time",
+    ]
+
+
+def test_preset_value_and_search_limits():
+    assert presets.preset_value("Casual") == pb.STRENGTH_PRESET_CASUAL
+    with pytest.raises(ValueError):
+        presets.preset_value("max")
+    assert presets.search_limits("beginner", 20, 0.25) == pb.SearchLimits(
+        preset=pb.STRENGTH_PRESET_BEGINNER, iterations=20, max_time=seconds(0.25)
+    )
