@@ -37,8 +37,7 @@ from google.protobuf import duration_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from council.engine import GameConfig, State
-from council.engine.serialize import state_to_json
-from council.server.convert import state_proto_from_json
+from council.engine.serialize import state_to_proto
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 from council.v1 import service_pb2_grpc
@@ -57,7 +56,7 @@ def positions(n: int = 12, seed: int = 100) -> list[pb.GameState]:
                 break
             state.apply(chooser.choice(state.legal_actions()))
         if not state.is_terminal():
-            out.append(state_proto_from_json(state_to_json(state)))
+            out.append(state_to_proto(state))
     return out
 
 

@@ -1,1 +1,592 @@
-# Reading and writing council.v1.GameState messages: placeholder.
+# A position as a council.v1.GameState message, read straight into the core's struct and
+# written straight from it. The message is the one schema of a position: its protobuf
+# JSON mapping is the engine's JSON form (council.engine.serialize), and the service
+# receives and sends it as is. Reading checks what the struct could not hold (names,
+# ranges, duplicates within a list, which parts a view hides); the consistency of the
+# whole position is council.engine._status.problems, run on the loaded struct.
+#
+# Paths in problems are GameState field paths (`players[1].coins`,
+# `board.face_up.coast.slot0`, `turn.pending[0].city`); `(root)` is the message itself.
+
+from libc.stdint cimport int8_t, int16_t, uint64_t
+from libc.string cimport memset
+
+from council.engine._core cimport (
+    BALCONY_SIZE, MAX_EMPORIUMS, MAX_PLAYERS, N_BALCONIES, N_CARD_KINDS,
+    N_CITIES, N_COLOURS, N_KING_TILES, N_REGIONS, N_TILES, N_TOKENS, NOBILITY_MAX,
+    P_PAY_KING, P_PAY_PERMIT, P_TOKEN_PAIR_SECOND, TILES_PER_REGION, GameState, State,
+    make_view,
+)
+
+from council.engine._status cimport state_problems
+
+from council.engine import board as _board
+from council.engine.config import GameConfig
+from council.v1 import game_pb2 as pb
+
+FORMAT = "council-of-four/1"
+
+REGIONS = _board.REGIONS
+BALCONIES = REGIONS + ("king",)
+COLOURS = _board.COUNCILLOR_COLOURS
+CARD_KINDS = _board.CARD_KINDS
+CITIES = _board.CITY_NAMES
+BONUS_TILES = _board.BONUS_TILE_NAMES
+KING_TILES = _board.KING_REWARD_TILES
+# At most 4 decisions are ever queued: only nobility spaces 4, 10, 14 and 16 raise one, and
+# a player reaches each once; a payment is always the only pending decision.
+MAX_PENDING_DECISIONS = 4
+# Decision kinds by the core's P_* number (index 0 unused), as State.decision() names them.
+DECISION_KINDS = (
+    None, "pay_permit", "pay_king", "city_token", "first_of_two_city_tokens",
+    "second_of_two_city_tokens", "free_permit", "permit_bonus",
+)
+
+cdef int INT8_MAX = 127
+cdef int INT16_MAX = 32767
+cdef long INT32_MAX = 2147483647
+cdef int N_CARDS = (
+    _board.RULE_NUMBERS["politics_cards"]["per_colour"] * N_COLOURS
+    + _board.RULE_NUMBERS["politics_cards"]["jokers"]
+)
+cdef int CARDS_PER_COLOUR = _board.RULE_NUMBERS["politics_cards"]["per_colour"]
+cdef int JOKERS = _board.RULE_NUMBERS["politics_cards"]["jokers"]
+cdef int COUNCILLORS_PER_COLOUR = _board.RULE_NUMBERS["councillors_per_colour"]
+
+cdef dict CITY_INDEX = {name: i for i, name in enumerate(CITIES)}
+cdef dict COLOUR_INDEX = {name: i for i, name in enumerate(COLOURS)}
+cdef dict REGION_INDEX = {name: i for i, name in enumerate(REGIONS)}
+cdef dict BONUS_INDEX = {name: i for i, name in enumerate(BONUS_TILES)}
+cdef dict KING_TILE_INDEX = {vp: i for i, vp in enumerate(KING_TILES)}
+cdef dict DECISION_INDEX = {name: i for i, name in enumerate(DECISION_KINDS) if name}
+cdef tuple LAYOUT_KING_CITY = tuple(
+    _board.Layout.from_index(i).king_city for i in range(len(_board.LAYOUT_CODES))
+)
+# Paths that every read would otherwise format anew.
+cdef tuple DECK_PATHS = tuple(f"board.permit_decks.{r}" for r in REGIONS)
+cdef tuple FACE_UP_PATHS = tuple(f"board.face_up.{r}" for r in REGIONS)
+cdef tuple PLAYER_PATHS = tuple(f"players[{p}]" for p in range(MAX_PLAYERS))
+cdef tuple PENDING_PATHS = tuple(f"turn.pending[{i}]" for i in range(MAX_PENDING_DECISIONS))
+CONFIG_FIELDS = tuple(GameConfig.__dataclass_fields__)
+# Checked configurations, by their six values: a service sees few distinct ones.
+cdef dict _CONFIGS = {}
+
+
+cdef class _Reader:
+    """Reads one GameState message into a struct, collecting (path, problem) pairs."""
+
+    cdef GameState* g
+    cdef list problems
+    cdef int n            # players, or 0 when config is unusable
+    cdef int max_coins
+    cdef int layout
+    cdef int viewer       # -1: full state
+    cdef bint demote      # a full state whose missing hands make it view_of's view
+    # Demoted, or the viewer is unreadable: what a view hides (hands, deck, rng) is not
+    # checked.
+    cdef bint hiding_unchecked
+
+    def __cinit__(self):
+        self.problems = []
+
+    cdef bad(self, str path, str problem):
+        self.problems.append((path, problem))
+
+    # The path of a problem is built only when there is one: `path`, then `.field` if
+    # given, then `[item]` if item >= 0. Building it for every field read would cost more
+    # than the reading.
+    cdef bint out_of(self, long value, long lo, long hi, str path, str field="",
+                     int item=-1):
+        """Report the path unless lo <= value <= hi; True when it was out of range."""
+        if lo <= value <= hi:
+            return False
+        self.bad(_path(path, field, item), f"must be in {lo}..{hi}, got {value}")
+        return True
+
+    cdef int name(self, dict index, str value, str what, tuple names, str path, str field="",
+                  int item=-1) except -2:
+        """Index of `value` among `names`, or -1 (reported)."""
+        cdef object i = index.get(value)
+        if i is None:
+            self.bad(_path(path, field, item),
+                     f"unknown {what} {value!r}; one of {', '.join(map(str, names))}")
+            return -1
+        return i
+
+    cdef bint present(self, msg, str field, str path):
+        if msg.HasField(field):
+            return True
+        self.bad(path, "required field is missing")
+        return False
+
+    # -- top level ---------------------------------------------------------------------
+    cdef void read(self, msg, int view_of) except *:
+        cdef GameState* g = self.g
+        if msg.format and msg.format != FORMAT:
+            self.bad("format", f"must be {FORMAT!r}, got {msg.format!r}")
+        self.n = 0
+        self.max_coins = INT16_MAX
+        if self.present(msg, "config", "config"):
+            self.read_config(msg.config)
+        self.viewer = -1
+        if msg.HasField("viewer"):
+            if self.out_of(msg.viewer, 0, (self.n or MAX_PLAYERS) - 1, "viewer"):
+                self.hiding_unchecked = True
+            else:
+                self.viewer = msg.viewer
+        elif view_of >= 0:
+            self.demote = any(not p.HasField("hand") for p in msg.players)
+            self.hiding_unchecked = self.demote
+        g.viewer = self.viewer
+        if self.viewer >= 0:
+            if msg.HasField("rng"):
+                self.bad("rng", "must be absent in a view (a view carries no chance state)")
+        elif msg.HasField("rng"):
+            g.rng = msg.rng
+        elif not self.hiding_unchecked:
+            self.bad("rng", "required in a full state (viewer is absent)")
+        if self.present(msg, "board", "board"):
+            self.read_board(msg.board)
+        self.read_players(msg.players)
+        if self.present(msg, "turn", "turn"):
+            self.read_turn(msg.turn)
+
+    cdef void read_config(self, cfg) except *:
+        cdef GameState* g = self.g
+        cdef tuple key
+        missing = [f for f in CONFIG_FIELDS if not cfg.HasField(f)]
+        for f in missing:
+            self.bad(f"config.{f}", "required field is missing")
+        if missing:
+            return
+        key = tuple([getattr(cfg, f) for f in CONFIG_FIELDS])
+        checked = _CONFIGS.get(key)
+        if checked is None:
+            checked = _check_config(dict(zip(CONFIG_FIELDS, key)))
+            if len(_CONFIGS) < 256:
+                _CONFIGS[key] = checked
+        if isinstance(checked, list):
+            for path, problem in checked:
+                self.bad(f"config.{path}", problem)
+            return
+        self.n = cfg.players
+        self.max_coins = cfg.max_coins
+        self.layout = checked.layout_index
+        g.n_players = self.n
+        g.layout = self.layout
+        g.max_coins = self.max_coins
+        g.assistant_supply = cfg.assistant_supply
+        g.permit_tie_all = cfg.permit_tie_all_score
+        g.nobility_on_pass = cfg.nobility_bonus_on_pass
+
+    # -- board -------------------------------------------------------------------------
+    cdef void read_board(self, b) except *:
+        cdef GameState* g = self.g
+        cdef int i, k, r, c
+        c = self.name(CITY_INDEX, b.king_city, "city", CITIES, "board.king_city")
+        g.king_city = c
+        self.read_tokens(b.city_tokens)
+        if self.present(b, "balconies", "board.balconies"):
+            balconies = b.balconies
+            for i in range(N_BALCONIES):
+                row = getattr(balconies, BALCONIES[i])
+                if len(row) != BALCONY_SIZE:
+                    self.bad(f"board.balconies.{BALCONIES[i]}",
+                             f"must have exactly {BALCONY_SIZE} entries, got {len(row)}")
+                    continue
+                for k in range(BALCONY_SIZE):
+                    g.balcony[i][k] = self.name(
+                        COLOUR_INDEX, row[k], "colour", COLOURS, "board.balconies", BALCONIES[i],
+                        k)
+        if self.present(b, "pool", "board.pool"):
+            pool = b.pool
+            for k in range(N_COLOURS):
+                v = getattr(pool, COLOURS[k])
+                if not self.out_of(v, 0, COUNCILLORS_PER_COLOUR, "board.pool", COLOURS[k]):
+                    g.pool[k] = v
+        if self.present(b, "permit_decks", "board.permit_decks"):
+            decks = b.permit_decks
+            for r in range(N_REGIONS):
+                if self.present(decks, REGIONS[r], DECK_PATHS[r]):
+                    self.read_deck(getattr(decks, REGIONS[r]), r, DECK_PATHS[r])
+        if self.present(b, "face_up", "board.face_up"):
+            face_up = b.face_up
+            for r in range(N_REGIONS):
+                g.face_up[r][0] = g.face_up[r][1] = -1
+                if self.present(face_up, REGIONS[r], FACE_UP_PATHS[r]):
+                    slots = getattr(face_up, REGIONS[r])
+                    if slots.HasField("slot0"):
+                        if not self.out_of(slots.slot0, 0, N_TILES - 1, FACE_UP_PATHS[r],
+                                           "slot0"):
+                            g.face_up[r][0] = slots.slot0
+                    if slots.HasField("slot1"):
+                        if not self.out_of(slots.slot1, 0, N_TILES - 1, FACE_UP_PATHS[r],
+                                           "slot1"):
+                            g.face_up[r][1] = slots.slot1
+        if b.HasField("politics_deck"):
+            if self.viewer >= 0:
+                self.bad("board.politics_deck", "must be absent in a view (the deck is hidden)")
+            elif not self.demote:  # a demoted state's deck is dropped unread
+                self.read_cards(b.politics_deck, g.politics_deck, "board", "politics_deck")
+        elif self.viewer < 0 and not self.hiding_unchecked:
+            self.bad("board.politics_deck", "required in a full state (viewer is absent)")
+        if not self.out_of(b.politics_deck_size, 0, N_CARDS, "board.politics_deck_size"):
+            g.politics_deck_n = b.politics_deck_size
+        if self.present(b, "discard", "board.discard"):
+            self.read_cards(b.discard, g.discard, "board", "discard")
+        g.bonus_tiles_left = self.name_set(
+            b.bonus_tiles_left, "board", "bonus_tiles_left", BONUS_INDEX, "bonus tile",
+            BONUS_TILES)
+        if not self.out_of(b.king_tiles_taken, 0, N_KING_TILES, "board.king_tiles_taken"):
+            g.king_tiles_taken = b.king_tiles_taken
+        g.neutral = self.name_set(
+            b.neutral_emporiums, "board", "neutral_emporiums", CITY_INDEX, "city", CITIES)
+
+    cdef void read_tokens(self, tokens) except *:
+        cdef GameState* g = self.g
+        cdef int c, t, home = -1
+        cdef int8_t seen[N_TOKENS]
+        memset(seen, -1, sizeof(seen))
+        if self.n:
+            home = LAYOUT_KING_CITY[self.layout]
+        for key in tokens:
+            if key not in CITY_INDEX or CITY_INDEX[key] == home:
+                self.bad(f"board.city_tokens.{key}", "unknown field")
+        for c in range(N_CITIES):
+            g.city_token[c] = -1
+            if c == home:
+                continue
+            name = CITIES[c]
+            if name not in tokens:
+                if self.n:  # without a layout the king's city (no token) is unknown
+                    self.bad(f"board.city_tokens.{name}", "required field is missing")
+                continue
+            t = tokens[name]
+            if self.out_of(t, 0, N_TOKENS - 1, "board.city_tokens", name):
+                continue
+            if seen[t] >= 0:
+                self.bad(f"board.city_tokens.{name}",
+                         f"token {t} is also on {CITIES[seen[t]]}: each token lies on one city")
+                continue
+            seen[t] = c
+            g.city_token[c] = t
+
+    cdef void read_deck(self, deck, int r, str path) except *:
+        cdef GameState* g = self.g
+        cdef int i, n = 0, t
+        unknown, known = deck.unknown, deck.known_bottom
+        if len(unknown) + len(known) > TILES_PER_REGION:
+            self.bad(path, f"must hold at most {TILES_PER_REGION} tiles, got "
+                           f"{len(unknown) + len(known)}")
+            return
+        for part, items in (("unknown", unknown), ("known_bottom", known)):
+            for i in range(len(items)):
+                t = items[i]
+                if not self.out_of(t, 0, N_TILES - 1, path, part, i):
+                    g.permit_deck[r][n] = t
+                    n += 1
+        for i in range(n, TILES_PER_REGION):
+            g.permit_deck[r][i] = -1
+        g.deck_n[r] = n
+        g.deck_known[r] = len(known)
+
+    cdef void read_cards(self, cards, int16_t* out, str path, str field="") except *:
+        cdef int k, v
+        for k in range(N_CARD_KINDS):
+            v = getattr(cards, CARD_KINDS[k])
+            if v < 0 or v > (JOKERS if k == N_COLOURS else CARDS_PER_COLOUR):
+                self.out_of(v, 0, JOKERS if k == N_COLOURS else CARDS_PER_COLOUR,
+                            _path(path, field, -1), CARD_KINDS[k])
+            else:
+                out[k] = v
+
+    cdef uint64_t name_set(self, items, str path, str field, dict index, str what,
+                           tuple names) except? 0:
+        """A bitmask of the named items; unknown names and repeats are reported."""
+        cdef uint64_t mask = 0
+        cdef int i, j
+        for i in range(len(items)):
+            j = self.name(index, items[i], what, names, path, field, i)
+            if j < 0:
+                continue
+            if (mask >> j) & 1:
+                self.bad(_path(path, field, i),
+                         f"duplicate of {_path(path, field, list(items).index(items[i]))}")
+            mask |= (<uint64_t>1) << j
+        return mask
+
+    cdef uint64_t tile_set(self, items, str path, str field) except? 0:
+        cdef uint64_t mask = 0
+        cdef int i, t
+        for i in range(len(items)):
+            t = items[i]
+            if self.out_of(t, 0, N_TILES - 1, path, field, i):
+                continue
+            if (mask >> t) & 1:
+                self.bad(_path(path, field, i),
+                         f"duplicate of {_path(path, field, list(items).index(t))}")
+            mask |= (<uint64_t>1) << t
+        return mask
+
+    # -- players -----------------------------------------------------------------------
+    cdef void read_players(self, players) except *:
+        cdef int p, n = len(players)
+        if self.n and n != self.n:
+            self.bad("players", f"must have one entry per player ({self.n}), got {n}")
+            return
+        if not 2 <= n <= MAX_PLAYERS:
+            self.bad("players", f"must have 2 to {MAX_PLAYERS} entries, got {n}")
+            return
+        for p in range(n):
+            self.read_player(players[p], p, PLAYER_PATHS[p])
+
+    cdef void read_player(self, pl, int p, str path) except *:
+        cdef GameState* g = self.g
+        cdef uint64_t mask
+        cdef int i, k
+        if not self.out_of(pl.coins, 0, self.max_coins, path, "coins"):
+            g.coins[p] = pl.coins
+        if not self.out_of(pl.assistants, 0, INT16_MAX, path, "assistants"):
+            g.assistants[p] = pl.assistants
+        if not self.out_of(pl.vp, 0, INT16_MAX, path, "vp"):
+            g.vp[p] = pl.vp
+        if not self.out_of(pl.nobility, 0, NOBILITY_MAX, path, "nobility"):
+            g.nobility[p] = pl.nobility
+        if not self.out_of(pl.hand_size, 0, N_CARDS, path, "hand_size"):
+            g.hand_n[p] = pl.hand_size
+        hidden = self.viewer >= 0 and p != self.viewer
+        if pl.HasField("hand"):
+            if hidden:
+                self.bad(path + ".hand",
+                         f"must be absent: seat {p}'s hand is hidden in seat {self.viewer}'s view")
+            else:
+                self.read_cards(pl.hand, g.hand[p], path, "hand")
+        elif self.viewer < 0 and not self.hiding_unchecked:
+            self.bad(path + ".hand", "required in a full state (viewer is absent)")
+        elif p == self.viewer:
+            self.bad(path + ".hand", "the viewer's own hand must be given")
+        if len(pl.emporiums) > MAX_EMPORIUMS:
+            self.bad(path + ".emporiums",
+                     f"must have at most {MAX_EMPORIUMS} entries, got {len(pl.emporiums)}")
+        else:
+            mask = self.name_set(pl.emporiums, path, "emporiums", CITY_INDEX, "city", CITIES)
+            g.emporia[p] = mask
+            g.emporia_n[p] = _popcount(mask)
+        g.permits_up[p] = self.tile_set(pl.permits_face_up, path, "permits_face_up")
+        g.permits_down[p] = self.tile_set(pl.permits_face_down, path, "permits_face_down")
+        g.bonus_tiles[p] = self.name_set(
+            pl.bonus_tiles, path, "bonus_tiles", BONUS_INDEX, "bonus tile", BONUS_TILES)
+        mask = 0
+        for i in range(len(pl.king_tiles)):
+            k = KING_TILE_INDEX.get(pl.king_tiles[i], -1)
+            if k < 0:
+                self.bad(f"{path}.king_tiles[{i}]",
+                         f"must be the VP of a king reward tile: one of {list(KING_TILES)}")
+            elif (mask >> k) & 1:
+                self.bad(f"{path}.king_tiles[{i}]", f"duplicate of {path}.king_tiles["
+                         f"{list(pl.king_tiles).index(pl.king_tiles[i])}]")
+            else:
+                mask |= 1 << k
+        g.king_tiles[p] = mask
+
+    # -- turn --------------------------------------------------------------------------
+    cdef void read_turn(self, t) except *:
+        cdef GameState* g = self.g
+        cdef int seats = (self.n or MAX_PLAYERS) - 1, i
+        if not self.out_of(t.current, 0, seats, "turn.current"):
+            g.current = t.current
+        if not self.out_of(t.number, 1, INT32_MAX, "turn.number"):
+            g.turn = t.number
+        if not self.out_of(t.action_count, 0, INT32_MAX, "turn.action_count"):
+            g.action_count = t.action_count
+        if not self.out_of(t.main_left, 0, INT8_MAX, "turn.main_left"):
+            g.main_left = t.main_left
+        if not self.out_of(t.main_done, 0, INT8_MAX, "turn.main_done"):
+            g.main_done = t.main_done
+        g.quick_used = t.quick_used
+        g.game_over = t.game_over
+        g.end_trigger = -1
+        if t.HasField("end_trigger"):
+            if not self.out_of(t.end_trigger, 0, seats, "turn.end_trigger"):
+                g.end_trigger = t.end_trigger
+        pending = t.pending
+        if len(pending) > MAX_PENDING_DECISIONS:
+            self.bad("turn.pending", f"must have at most {MAX_PENDING_DECISIONS} entries, got "
+                                     f"{len(pending)}")
+            return
+        g.pending_n = len(pending)
+        for i in range(len(pending)):
+            self.read_pending(pending[i], i, PENDING_PATHS[i])
+
+    cdef void read_pending(self, d, int i, str path) except *:
+        cdef GameState* g = self.g
+        cdef int kind, region, arg = 0
+        kind = self.name(DECISION_INDEX, d.kind, "decision kind", DECISION_KINDS[1:], path,
+                         "kind")
+        if kind < 0:
+            return
+        given = d.WhichOneof("arg")
+        wanted = ("permit" if kind == P_PAY_PERMIT
+                  else "city" if kind in (P_PAY_KING, P_TOKEN_PAIR_SECOND) else None)
+        if given != wanted:
+            if given is not None:
+                self.bad(f"{path}.{given}", f"must be absent for {d.kind}")
+            if wanted is not None:
+                self.bad(f"{path}.{wanted}", f"required for {d.kind}")
+            return
+        if wanted == "permit":
+            region = self.name(REGION_INDEX, d.permit.region, "region", REGIONS, path,
+                               "permit.region")
+            if self.out_of(d.permit.slot, 0, 1, path, "permit.slot") or region < 0:
+                return
+            arg = region * 2 + d.permit.slot
+        elif wanted == "city":
+            arg = self.name(CITY_INDEX, d.city, "city", CITIES, path, "city")
+            if arg < 0:
+                return
+        g.pending_kind[i] = kind
+        g.pending_arg[i] = arg
+
+
+cdef str _path(str path, str field, int item):
+    if field:
+        path = f"{path}.{field}"
+    return f"{path}[{item}]" if item >= 0 else path
+
+
+cdef inline int _popcount(uint64_t x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+def _check_config(dict values):
+    """A GameConfig, or the [(field, problem)] list of what is wrong with `values`."""
+    found = []
+    # GameConfig.validate stops at the first problem: check each field on its own.
+    for key, value in values.items():
+        try:
+            GameConfig.from_dict({key: value})
+        except ValueError as e:
+            _, _, problem = str(e).partition(": ")
+            found.append((key, problem or str(e)))
+    return found or GameConfig.from_dict(values)
+
+
+def read_state(msg, int view_of=-1):
+    """``(state, problems)`` for a GameState message: the State (None if the message could
+    not be read) and every problem found as ``(field path, problem)``.
+
+    Reading stops before the consistency checks when a field is unreadable or out of range,
+    so that one typo does not cause a cascade of follow-on problems. With ``view_of`` set, a
+    full state (no viewer) whose other seats' hands are missing is read as that seat's view:
+    what the seat cannot know is dropped before the checks.
+    """
+    cdef State st = State.__new__(State)
+    memset(&st.s, 0, sizeof(GameState))
+    cdef _Reader reader = _Reader()
+    reader.g = &st.s
+    reader.read(msg, view_of)
+    if reader.problems:
+        return None, reader.problems
+    if reader.demote:
+        if view_of >= reader.n:
+            return None, [("viewer", f"seat {view_of} is not a seat of this "
+                                     f"{reader.n}-player game")]
+        if not msg.players[view_of].HasField("hand"):
+            return None, [(f"players[{view_of}].hand", "the viewer's own hand must be given")]
+        make_view(&st.s, view_of)
+    found = state_problems(&st.s)
+    return (None, found) if found else (st, [])
+
+
+# -- writing ---------------------------------------------------------------------------
+
+cdef list _names_of(uint64_t mask, tuple names):
+    return [names[i] for i in range(len(names)) if (mask >> i) & 1]
+
+
+cdef dict _cards(int16_t* counts):
+    return {CARD_KINDS[k]: counts[k] for k in range(N_CARD_KINDS)}
+
+
+def write_state(State state):
+    """The GameState message of a state or view (the inverse of read_state)."""
+    cdef GameState* g = &state.s
+    cdef int n = g.n_players, p, r, i, home = LAYOUT_KING_CITY[g.layout]
+    cdef bint view = g.viewer >= 0
+    msg = pb.GameState(
+        format=FORMAT,
+        config=pb.GameConfig(
+            players=n, layout=_board.LAYOUT_CODES[g.layout], max_coins=g.max_coins,
+            assistant_supply=g.assistant_supply, permit_tie_all_score=g.permit_tie_all != 0,
+            nobility_bonus_on_pass=g.nobility_on_pass != 0,
+        ),
+    )
+    if view:
+        msg.viewer = g.viewer
+    else:
+        msg.rng = g.rng
+    b = msg.board
+    b.king_city = CITIES[g.king_city]
+    tokens = b.city_tokens
+    for i in range(N_CITIES):
+        if i != home:
+            tokens[CITIES[i]] = g.city_token[i]
+    for i in range(N_BALCONIES):
+        getattr(b.balconies, BALCONIES[i]).extend(
+            [COLOURS[g.balcony[i][k]] for k in range(BALCONY_SIZE)])
+    for i in range(N_COLOURS):
+        setattr(b.pool, COLOURS[i], g.pool[i])
+    for r in range(N_REGIONS):
+        size, known = g.deck_n[r], g.deck_known[r]
+        deck = getattr(b.permit_decks, REGIONS[r])
+        deck.SetInParent()  # an empty deck is still present
+        deck.unknown.extend([g.permit_deck[r][i] for i in range(size - known)])
+        deck.known_bottom.extend([g.permit_deck[r][i] for i in range(size - known, size)])
+        slots = getattr(b.face_up, REGIONS[r])
+        slots.SetInParent()
+        if g.face_up[r][0] >= 0:
+            slots.slot0 = g.face_up[r][0]
+        if g.face_up[r][1] >= 0:
+            slots.slot1 = g.face_up[r][1]
+    if not view:
+        b.politics_deck.CopyFrom(pb.CardCounts(**_cards(g.politics_deck)))
+    b.politics_deck_size = g.politics_deck_n
+    b.discard.CopyFrom(pb.CardCounts(**_cards(g.discard)))
+    b.bonus_tiles_left.extend(_names_of(g.bonus_tiles_left, BONUS_TILES))
+    b.king_tiles_taken = g.king_tiles_taken
+    b.neutral_emporiums.extend(_names_of(g.neutral, CITIES))
+    for p in range(n):
+        pl = msg.players.add(
+            coins=g.coins[p], assistants=g.assistants[p], vp=g.vp[p], nobility=g.nobility[p],
+            hand_size=g.hand_n[p],
+            emporiums=_names_of(g.emporia[p], CITIES),
+            permits_face_up=[i for i in range(N_TILES) if (g.permits_up[p] >> i) & 1],
+            permits_face_down=[i for i in range(N_TILES) if (g.permits_down[p] >> i) & 1],
+            bonus_tiles=_names_of(g.bonus_tiles[p], BONUS_TILES),
+            king_tiles=_names_of(g.king_tiles[p], KING_TILES),
+        )
+        if not view or p == g.viewer:
+            pl.hand.CopyFrom(pb.CardCounts(**_cards(g.hand[p])))
+    t = msg.turn
+    t.current = g.current
+    t.number = g.turn
+    t.action_count = g.action_count
+    t.main_left = g.main_left
+    t.main_done = g.main_done
+    t.quick_used = g.quick_used != 0
+    t.game_over = g.game_over != 0
+    if g.end_trigger >= 0:
+        t.end_trigger = g.end_trigger
+    for i in range(g.pending_n):
+        kind, arg = g.pending_kind[i], g.pending_arg[i]
+        entry = t.pending.add(kind=DECISION_KINDS[kind])
+        if kind == P_PAY_PERMIT:
+            entry.permit.region = REGIONS[arg >> 1]
+            entry.permit.slot = arg & 1
+        elif kind in (P_PAY_KING, P_TOKEN_PAIR_SECOND):
+            entry.city = CITIES[arg]
+    return msg

@@ -81,25 +81,25 @@ class RemoteAgent:
     sees_true_state: ClassVar[bool] = False
 
     def request(self, view: State, seed: int):
-        from council.engine.serialize import state_to_json
-        from council.server.convert import state_proto_from_json
-        from council.server.presets import search_limits
-        from council.v1 import service_pb2
+        from council.server.client import recommend_request
 
-        limits = search_limits(self.preset, self.iterations, self.time_s)
-        return service_pb2.RecommendActionRequest(
-            state=state_proto_from_json(state_to_json(view)),
+        return recommend_request(
+            view,
             seat=view.viewer,
-            limits=limits,
-            seed=seed & 0xFFFFFFFFFFFFFFFF,
+            preset=self.preset,
+            iterations=self.iterations,
+            time_s=self.time_s,
+            seed=seed,
             max_candidates=1,
         )
 
     def act(self, view: State, seed: int) -> int:
         import grpc
 
+        from council.server.client import bearer_metadata
+
         request = self.request(view, seed)
-        metadata = [("authorization", f"Bearer {self.token}")] if self.token else None
+        metadata = bearer_metadata(self.token)
         try:
             response = _stub(self.address).RecommendAction(
                 request, timeout=self.deadline_s, metadata=metadata

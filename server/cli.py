@@ -146,12 +146,12 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def _read_state(path: str):
-    """A GameState message from a file or stdin: protobuf JSON (as new-game prints it) or
-    the engine's JSON form (docs/state-json.md)."""
+    """A GameState message from a file or stdin: its JSON form (as new-game prints it,
+    docs/state-json.md), or a whole NewGame / ApplyAction response. Only its shape is
+    checked here; the server validates the position (a partial state is the seat's view)."""
     from google.protobuf import json_format
 
-    from council.engine.serialize import state_from_json, state_to_json
-    from council.server.convert import state_proto_from_json
+    from council.engine.serialize import schema_problems
     from council.v1 import game_pb2
 
     if path == "-":
@@ -165,13 +165,10 @@ def _read_state(path: str):
         raise ValueError(f"not JSON: {error}") from None
     if isinstance(obj, dict) and "state" in obj and "board" not in obj:
         obj = obj["state"]  # a whole NewGame / ApplyAction response
-    try:
-        return json_format.ParseDict(obj, game_pb2.GameState())
-    except json_format.ParseError as proto_error:
-        try:  # the engine's JSON form: validate here, send its message form
-            return state_proto_from_json(state_to_json(state_from_json(obj)))
-        except ValueError as error:
-            raise ValueError(f"{proto_error}; as engine JSON: {error}") from None
+    found = schema_problems(obj, game_pb2.GameState.DESCRIPTOR)
+    if found:
+        raise ValueError("; ".join(f"{field}: {problem}" for field, problem in found))
+    return json_format.ParseDict(obj, game_pb2.GameState())
 
 
 def _channel(args):
@@ -232,8 +229,7 @@ def hint(args: argparse.Namespace) -> int:
 
 def new_game(args: argparse.Namespace) -> int:
     """Print the JSON of a new game's starting state (or one seat's view of it)."""
-    from council.engine.serialize import state_to_json
-    from council.server.convert import state_proto_from_json
+    from council.engine.serialize import dumps
 
     try:
         config = GameConfig(
@@ -245,11 +241,7 @@ def new_game(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"council-ai new-game: {error}", file=sys.stderr)
         return 2
-    obj = state_to_json(state)
-    if args.format == "engine":
-        print(json.dumps(obj, indent=2))
-    else:
-        print(_message_json(state_proto_from_json(obj)))
+    print(dumps(state, indent=2))
     return 0
 
 
@@ -495,12 +487,6 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument(flag, type=type(default), default=default, help="default: %(default)s")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--view", type=int, help="print this seat's view instead of the full state")
-    p.add_argument(
-        "--format",
-        choices=("proto", "engine"),
-        default="proto",
-        help="protobuf JSON (GameState, default) or the engine's JSON form",
-    )
     p.set_defaults(func=new_game)
     return parser
 

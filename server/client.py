@@ -18,8 +18,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from council.engine import State
-from council.engine.serialize import state_to_json
-from council.server.convert import state_proto_from_json
+from council.engine.serialize import state_to_proto
 from council.server.presets import search_limits
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
@@ -44,7 +43,7 @@ def recommend_request(
     preset); the seed is taken modulo 2**64; no `seat` lets the server pick it (the view's
     viewer, else the seat to move); `max_candidates` 0 asks for every candidate."""
     if isinstance(state, State):
-        state = state_proto_from_json(state_to_json(state))
+        state = state_to_proto(state)
     request = spb.RecommendActionRequest(
         state=state,
         limits=search_limits(preset, iterations, time_s),

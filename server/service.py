@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -20,9 +20,9 @@ from council.engine.actions import NUM_ACTIONS, describe
 from council.engine.actions import Action as EngineAction
 from council.engine.serialize import (
     StateValidationError,
-    config_from_json,
-    state_from_json,
-    state_to_json,
+    config_from_proto,
+    state_from_proto,
+    state_to_proto,
 )
 from council.mcts.search import Search, SearchLimits, SearchResult, StopFlag, search
 from council.server import convert, presets
@@ -37,7 +37,6 @@ from council.v1 import service_pb2_grpc
 __all__ = ["SERVICE_NAME", "CouncilServicer", "SearchRecord", "ServerConfig"]
 
 SERVICE_NAME = spb.DESCRIPTOR.services_by_name["CouncilService"].full_name
-STATE_CACHE_SIZE = 512  # validated positions kept (see CouncilServicer._states)
 RECENT_SEARCHES = 256  # finished searches kept (see CouncilServicer.recent_searches)
 
 # AnalyzePosition reports every 0.2 s unless the request asks otherwise, and never more often
@@ -91,9 +90,6 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         self._idle = threading.Condition(self._lock)
         self._stops: set[StopFlag] = set()
         self._active = 0
-        # Validated positions by their serialized message: front-ends send the same position
-        # several times (list, recommend, apply); only valid ones are kept.
-        self._states: OrderedDict[tuple, State] = OrderedDict()
         # How the last searches ended. A cancelled call gets no answer, so this is the one
         # place that shows its search stopped early (the cancellation test reads it, and an
         # operator can from a debugger); bounded, it costs a few kilobytes.
@@ -131,48 +127,18 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
 
     # -- reading requests --------------------------------------------------------------
     def _load(self, request, *, requesting_seat: int | None) -> State:
-        """The validated State of `request.state`. A state without a viewer whose other
-        seats' hands are (partly) absent is read as the view of the requesting seat."""
+        """The validated State of `request.state`, read by the engine (about 30 µs, so
+        nothing is cached). A state without a viewer whose other seats' hands are (partly)
+        absent is read as the view of the requesting seat (default: the seat to move)."""
         if not request.HasField("state"):
             raise invalid([("state", "required field is missing")])
         msg = request.state
-        key = (msg.SerializeToString(deterministic=True), requesting_seat)
-        with self._lock:
-            cached = self._states.get(key)
-            if cached is not None:
-                self._states.move_to_end(key)
-                return cached.clone()
-        state = self._validate(msg, requesting_seat)
-        with self._lock:
-            self._states[key] = state.clone()
-            if len(self._states) > STATE_CACHE_SIZE:
-                self._states.popitem(last=False)
-        return state
-
-    def _validate(self, msg, requesting_seat: int | None) -> State:
-        obj = convert.state_json_from_proto(msg)
-        players = obj["players"]
-        if obj["viewer"] is None and any(p["hand"] is None for p in players):
-            seat = requesting_seat
-            if seat is None:
-                current = obj.get("turn", {}).get("current")
-                seat = current if isinstance(current, int) else 0
-            if 0 <= seat < len(players):
-                obj["viewer"] = seat
-                obj["rng"] = None
-                board = obj.get("board")
-                if board is not None:
-                    board["politics_deck"] = None
-                    for deck in board.get("permit_decks", {}).values():
-                        deck["unknown"] = sorted(deck["unknown"])
-                for p, player in enumerate(players):
-                    if p != seat:
-                        player["hand"] = None
+        seat = msg.turn.current if requesting_seat is None else requesting_seat
         try:
-            return state_from_json(obj)
+            return state_from_proto(msg, view_of=seat if 0 <= seat < len(msg.players) else None)
         except StateValidationError as e:
             raise invalid(
-                [(convert.map_violation_path(f, msg), problem) for f, problem in e.violations]
+                [("state" if f == "(root)" else f"state.{f}", p) for f, p in e.violations]
             ) from None
 
     def _seat(self, request, state: State) -> int:
@@ -268,13 +234,11 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     @rpc
     def NewGame(self, request, context):
         try:
-            config = config_from_json(
-                convert.config_to_json(request.config), "config", complete=False
-            )
+            config = config_from_proto(request.config)
         except StateValidationError as e:
             raise invalid(e.violations) from None
         state = State.new_game(config, seed=request.seed)
-        response = spb.NewGameResponse(state=_state_proto(state))
+        response = spb.NewGameResponse(state=state_to_proto(state))
         if request.include_views:
             convert.add_views(response.views, state)
         return response
@@ -308,7 +272,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         state.apply(action)
         over = state.is_terminal()
         response = spb.ApplyActionResponse(
-            state=_state_proto(state),
+            state=state_to_proto(state),
             game_over=over,
             scores=state.scores(),
             winners=state.winners() if over else [],
@@ -371,10 +335,6 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             max_search_time_s=cfg.max_search_time_s,
             search_slots=cfg.search_slots,
         )
-
-
-def _state_proto(state: State) -> pb.GameState:
-    return convert.state_proto_from_json(state_to_json(state))
 
 
 def _world_to_play(state: State, request) -> State:

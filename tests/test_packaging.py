@@ -6,9 +6,10 @@
 - ``pyproject.toml`` maps every package onto a folder that exists and ships the board data.
 - The installed package's data (``board.json``) is reachable through ``importlib.resources``.
 - ``council.engine.__all__`` and the public modules' ``__all__`` name real objects.
-- The layering rule: ``ladder -> server -> mcts -> engine``. ``engine/`` imports none of
-  ``council.mcts``, ``council.server``, ``council.ladder`` or ``council.v1`` (the server's
-  wire format); ``mcts/`` imports none of ``council.server``, ``council.ladder`` or
+- The layering rule: ``ladder -> server -> mcts -> engine -> council.v1.game_pb2`` (the
+  schema of a position). ``engine/`` imports none of ``council.mcts``, ``council.server``,
+  ``council.ladder`` or the service's messages and stubs (``council.v1.service_pb2*``);
+  ``mcts/`` imports none of ``council.server``, ``council.ladder`` or
   ``council.v1``; ``server/`` does not import ``council.ladder`` (the ladder, a gRPC client
   on top, may import all of them). Every ``.py`` file is scanned with ``ast`` (relative
   imports resolved, ``importlib.import_module``/``__import__`` with a constant name
@@ -66,7 +67,14 @@ GENERATED = (
 
 # package -> top-level folders it must not import from (dotted prefixes).
 LAYERS = {
-    "engine": ("council.mcts", "council.server", "council.v1"),
+    # The engine reads and writes positions as council.v1.GameState (game_pb2), the one
+    # schema of a position; the service's requests and stubs are the server's.
+    "engine": (
+        "council.mcts",
+        "council.server",
+        "council.v1.service_pb2",
+        "council.v1.service_pb2_grpc",
+    ),
     "mcts": ("council.server", "council.v1"),
 }
 # The ladder (a gRPC client on top of the service) may import every layer; none imports it.
@@ -403,7 +411,7 @@ from .config import GameConfig
 def later():
     from council.mcts.search import search
     import importlib
-    return importlib.import_module("council.v1.game_pb2"), __import__("council.server")
+    return importlib.import_module("council.v1.service_pb2"), __import__("council.server")
 """
 
 SNEAKY_PYX = """
@@ -423,7 +431,7 @@ def test_layering_scan_catches_every_import_form():
         "council.server",
         "council.server.app",
         "council.server.cli",
-        "council.v1.game_pb2",
+        "council.v1.service_pb2",
     ]
     assert {"council.engine.board", "council.engine.config.GameConfig", "os"} <= found
     found = imports_of_cython(SNEAKY_PYX)

@@ -133,10 +133,12 @@ def test_core_pending_queue_leaves_no_stale_entries():
 def test_json_fields_of_a_known_position():
     s = State.new_game(GameConfig(players=2), seed=1)
     obj = state_to_json(s)
-    assert list(obj) == ["format", "config", "rng", "viewer", "board", "players", "turn"]
+    # A full state has no viewer: absent fields are absent, not null (the protobuf JSON
+    # mapping writes neither).
+    assert list(obj) == ["format", "config", "rng", "board", "players", "turn"]
     assert obj["format"] == FORMAT
     assert obj["config"] == GameConfig(players=2).to_dict()
-    assert obj["viewer"] is None and obj["rng"] == str(s.to_raw()["rng"])
+    assert obj["rng"] == str(s.to_raw()["rng"])
     board = obj["board"]
     assert board["king_city"] == "Juvelar"
     assert "Juvelar" not in board["city_tokens"] and len(board["city_tokens"]) == 14
@@ -146,7 +148,9 @@ def test_json_fields_of_a_known_position():
     for r, region in enumerate(["coast", "hills", "mountains"]):
         deck = board["permit_decks"][region]
         assert len(deck["unknown"]) == 13 and deck["known_bottom"] == []
-        assert all(t // 15 == r for t in deck["unknown"] + board["face_up"][region])
+        slots = board["face_up"][region]
+        assert list(slots) == ["slot0", "slot1"]
+        assert all(t // 15 == r for t in deck["unknown"] + list(slots.values()))
     assert board["politics_deck_size"] == 90 - 13 == sum(board["politics_deck"].values())
     assert board["discard"] == dict.fromkeys(board["discard"], 0)
     assert board["bonus_tiles_left"] == [
@@ -165,7 +169,6 @@ def test_json_fields_of_a_known_position():
         "main_left": 1,
         "main_done": 0,
         "quick_used": False,
-        "end_trigger": None,
         "game_over": False,
         "pending": [],
     }
@@ -174,10 +177,10 @@ def test_json_fields_of_a_known_position():
 def test_view_json_hides_what_the_viewer_cannot_know():
     v = _base("view")
     obj = state_to_json(v)
-    assert obj["viewer"] == 1 and obj["rng"] is None
-    assert obj["board"]["politics_deck"] is None
+    assert obj["viewer"] == 1 and "rng" not in obj
+    assert "politics_deck" not in obj["board"]
     assert obj["board"]["politics_deck_size"] == _base("mid3").to_raw()["politics_deck_n"]
-    assert [p["hand"] is None for p in obj["players"]] == [True, False, True]
+    assert ["hand" in p for p in obj["players"]] == [False, True, False]
     assert [p["hand_size"] for p in obj["players"]] == _base("mid3").to_raw()["hand_n"][:3]
     for deck in obj["board"]["permit_decks"].values():
         assert deck["unknown"] == sorted(deck["unknown"])
@@ -190,12 +193,14 @@ def test_pending_decisions_in_json():
     obj = _json("pay")
     (entry,) = obj["turn"]["pending"]
     assert entry["kind"] == "pay_permit"
-    assert set(entry["arg"]) == {"region", "slot"}
-    assert obj["board"]["face_up"][entry["arg"]["region"]][entry["arg"]["slot"]] is not None
+    assert set(entry["permit"]) == {"region", "slot"}
+    slot = f"slot{entry['permit']['slot']}"
+    assert slot in obj["board"]["face_up"][entry["permit"]["region"]]
     king = _find(GameConfig(players=2), 4, lambda s: s.decision()[0] == "pay_king")
     obj = state_to_json(king)
-    assert obj["turn"]["pending"] == [{"kind": "pay_king", "arg": obj["turn"]["pending"][0]["arg"]}]
-    assert city_index(obj["turn"]["pending"][0]["arg"]) == king.decision()[1]
+    (entry,) = obj["turn"]["pending"]
+    assert list(entry) == ["kind", "city"] and entry["kind"] == "pay_king"
+    assert city_index(entry["city"]) == king.decision()[1]
     assert state_from_json(obj) == king
 
 
@@ -203,7 +208,7 @@ def test_finished_game_json():
     obj = _json("over")
     t = obj["turn"]
     assert t["game_over"] is True and t["pending"] == []
-    assert t["end_trigger"] is not None
+    assert "end_trigger" in t
     assert len(obj["players"][t["end_trigger"]]["emporiums"]) == 10
     assert t["current"] == (t["end_trigger"] - 1) % 4
 
@@ -233,7 +238,7 @@ def _other_colour(colour):
 
 def _swap_coast_hills_face_up(j):
     fu = j["board"]["face_up"]
-    fu["coast"][0], fu["hills"][0] = fu["hills"][0], fu["coast"][0]
+    fu["coast"]["slot0"], fu["hills"]["slot0"] = fu["hills"]["slot0"], fu["coast"]["slot0"]
 
 
 def _drop_a_mountains_tile(j):
@@ -241,14 +246,13 @@ def _drop_a_mountains_tile(j):
 
 
 def _duplicate_face_up_tile(j):
-    j["players"][1]["permits_face_up"].append(j["board"]["face_up"]["coast"][0])
+    j["players"][1]["permits_face_up"].append(j["board"]["face_up"]["coast"]["slot0"])
     j["_expect"] = [f"players[1].permits_face_up[{len(j['players'][1]['permits_face_up']) - 1}]"]
 
 
 def _empty_slot_with_deck_left(j):
     assert j["turn"]["pending"] == []
-    tile = j["board"]["face_up"]["coast"][1]
-    j["board"]["face_up"]["coast"][1] = None
+    tile = j["board"]["face_up"]["coast"].pop("slot1")
     j["board"]["permit_decks"]["coast"]["unknown"].append(tile)
 
 
@@ -308,7 +312,7 @@ def _pay_before_main_action(j):
 
 
 def _pay_not_alone(j):
-    j["turn"]["pending"].append({"kind": "free_permit", "arg": None})
+    j["turn"]["pending"].append({"kind": "free_permit"})
 
 
 def _pay_without_cards(j):
@@ -321,10 +325,9 @@ def _pay_without_cards(j):
 
 
 def _pay_from_empty_slot(j):
-    arg = j["turn"]["pending"][0]["arg"]
+    arg = j["turn"]["pending"][0]["permit"]
     region = arg["region"]
-    tile = j["board"]["face_up"][region][arg["slot"]]
-    j["board"]["face_up"][region][arg["slot"]] = None
+    tile = j["board"]["face_up"][region].pop(f"slot{arg['slot']}")
     j["players"][0]["permits_face_up"].append(tile)
     # the region's deck must be empty too, or the slot would have been refilled
     deck = j["board"]["permit_decks"][region]["unknown"]
@@ -342,11 +345,11 @@ def _unsorted_view_deck(j):
 
 
 def _game_over_without_trigger(j):
-    j["turn"]["end_trigger"] = None
+    del j["turn"]["end_trigger"]
 
 
 def _game_over_with_pending(j):
-    j["turn"]["pending"] = [{"kind": "city_token", "arg": None}]
+    j["turn"]["pending"] = [{"kind": "city_token"}]
 
 
 def _eleven_emporiums(j):
@@ -383,7 +386,7 @@ CASES = [
     ("bad layout", "mid3", S(["config", "layout"])("ABC"), ["config.layout"]),
     ("rng negative", "mid3", S(["rng"])("-5"), ["rng"]),
     ("rng above 2**64", "mid3", S(["rng"])(str(2**64)), ["rng"]),
-    ("rng as a number", "mid3", S(["rng"])(5), ["rng"]),
+    ("rng as a fraction", "mid3", S(["rng"])(5.5), ["rng"]),
     ("king city unknown", "mid3", S(["board", "king_city"])("Atlantis"), ["board.king_city"]),
     ("token duplicated", "mid3", _duplicate_token, ["board.city_tokens.Burgen"]),
     (
@@ -422,7 +425,7 @@ CASES = [
         "tiles in the wrong region",
         "mid3",
         _swap_coast_hills_face_up,
-        ["board.face_up.coast[0]", "board.face_up.hills[0]"],
+        ["board.face_up.coast.slot0", "board.face_up.hills.slot0"],
     ),
     ("tile missing", "mid3", _drop_a_mountains_tile, ["board.permit_decks"]),
     ("tile twice", "mid3", _duplicate_face_up_tile, None),
@@ -432,7 +435,12 @@ CASES = [
         lambda j: j["board"]["permit_decks"]["coast"]["unknown"].__setitem__(0, 45),
         ["board.permit_decks.coast.unknown[0]"],
     ),
-    ("empty slot, deck not empty", "mid3", _empty_slot_with_deck_left, ["board.face_up.coast[1]"]),
+    (
+        "empty slot, deck not empty",
+        "mid3",
+        _empty_slot_with_deck_left,
+        ["board.face_up.coast.slot1"],
+    ),
     (
         "91 politics cards",
         "mid3",
@@ -517,16 +525,16 @@ CASES = [
     (
         "payment slot 2",
         "pay",
-        S(["turn", "pending", 0, "arg", "slot"])(2),
-        ["turn.pending[0].arg.slot"],
+        S(["turn", "pending", 0, "permit", "slot"])(2),
+        ["turn.pending[0].permit.slot"],
     ),
-    ("payment from an empty slot", "pay", _pay_from_empty_slot, ["turn.pending[0].arg"]),
+    ("payment from an empty slot", "pay", _pay_from_empty_slot, ["turn.pending[0].permit"]),
     ("payment without cards", "pay", _pay_without_cards, ["turn.pending[0]"]),
     (
         "token choice with an arg",
         "pay",
-        S(["turn", "pending", 0])({"kind": "city_token", "arg": "Arkon"}),
-        ["turn.pending[0].arg"],
+        S(["turn", "pending", 0])({"kind": "city_token", "city": "Arkon"}),
+        ["turn.pending[0].city"],
     ),
     ("viewer out of range", "view", S(["viewer"])(3), ["viewer"]),
     ("view shows a hidden hand", "view", _other_hand_shown, ["players[0].hand"]),
@@ -595,9 +603,15 @@ def test_root_errors():
     assert info.value.violations == [("(root)", "must be an object")]
     with pytest.raises(StateValidationError) as info:
         state_from_json({})
-    assert [f for f, _ in info.value.violations] == [
-        "format", "config", "rng", "viewer", "board", "players", "turn"
-    ]  # fmt: skip
+    # Absent fields take their defaults (format "" reads as the current format; viewer
+    # absent is a full state): what is left missing is reported.
+    assert info.value.violations == [
+        ("config", "required field is missing"),
+        ("rng", "required in a full state (viewer is absent)"),
+        ("board", "required field is missing"),
+        ("players", "must have 2 to 4 entries, got 0"),
+        ("turn", "required field is missing"),
+    ]
 
 
 # ---------------------------------------------------------------------------------------
@@ -691,7 +705,7 @@ def test_more_pending_decisions_than_a_game_can_queue_are_rejected():
     # queued decision cannot happen in play (and would overrun the engine's queue).
     obj = _json("mid3")
     obj["turn"]["main_done"] = 1
-    obj["turn"]["pending"] = [{"kind": "free_permit", "arg": None}] * 5
+    obj["turn"]["pending"] = [{"kind": "free_permit"}] * 5
     with pytest.raises(StateValidationError) as info:
         state_from_json(obj)
     assert ("turn.pending", "must have at most 4 entries, got 5") in info.value.violations

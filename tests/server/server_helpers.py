@@ -7,8 +7,7 @@ import random
 import grpc
 
 from council.engine import GameConfig, State
-from council.engine.serialize import state_to_json
-from council.server.convert import state_proto_from_json
+from council.engine.serialize import state_to_proto
 
 
 def played(players: int, seed: int, actions: int) -> State:
@@ -28,7 +27,7 @@ def finished(players: int, seed: int) -> State:
 
 
 def to_proto(state: State):
-    return state_proto_from_json(state_to_json(state))
+    return state_to_proto(state)
 
 
 def violations(error: grpc.RpcError) -> list[tuple[str, str]]:

@@ -7,10 +7,9 @@ import json
 from server_helpers import played
 
 from council.engine import GameConfig, State
-from council.engine.serialize import dumps, state_from_json, state_to_json
+from council.engine.serialize import dumps, state_from_proto, state_to_json
 from council.mcts.search import SearchLimits, search
 from council.server.cli import main
-from council.server.convert import state_json_from_proto
 from council.v1 import game_pb2 as pb
 
 
@@ -19,14 +18,11 @@ def test_new_game_prints_a_protobuf_json_state(capsys):
     from google.protobuf import json_format
 
     msg = json_format.Parse(capsys.readouterr().out, pb.GameState())
-    assert state_from_json(state_json_from_proto(msg)) == State.new_game(
-        GameConfig(players=3), seed=7
-    )
+    assert state_from_proto(msg) == State.new_game(GameConfig(players=3), seed=7)
 
 
-def test_new_game_engine_format_and_view(capsys):
-    assert main(["new-game", "--players", "2", "--seed", "3", "--view", "1", "--format",
-                 "engine"]) == 0  # fmt: skip
+def test_new_game_view(capsys):
+    assert main(["new-game", "--players", "2", "--seed", "3", "--view", "1"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert obj == state_to_json(State.new_game(GameConfig(players=2), seed=3).view(1))
 
@@ -48,25 +44,20 @@ def test_hint_from_new_game_output(server, tmp_path, capsys):
     assert "300 iterations" in text
 
 
-def test_hint_accepts_engine_json_and_reports_violations(server, tmp_path, capsys):
+def test_hint_reports_shape_errors_locally_and_violations_from_the_server(server, tmp_path, capsys):
     state = played(4, seed=3, actions=60)
-    path = tmp_path / "engine.json"
+    path = tmp_path / "state.json"
     path.write_text(dumps(state))
     args = ["hint", str(path), "--address", server.address, "--preset", "beginner"]
     assert main(args) == 0
     assert "50 iterations" in capsys.readouterr().out
     obj = state_to_json(state)
+    obj["players"][2]["coins"] = "many"
+    path.write_text(json.dumps(obj))
+    assert main(args) == 2  # not a GameState: refused before any call
+    assert "players[2].coins: must be an integer" in capsys.readouterr().err
     obj["players"][2]["coins"] = 99
     path.write_text(json.dumps(obj))
-    assert main(args) == 2  # validated locally: the engine JSON is invalid
-    assert "players[2].coins" in capsys.readouterr().err
-    from google.protobuf import json_format
-
-    from council.server.convert import state_proto_from_json
-
-    msg = state_proto_from_json(state_to_json(state))
-    msg.players[2].coins = 99
-    path.write_text(json_format.MessageToJson(msg, preserving_proto_field_name=True))
     assert main(args) == 1  # the server's answer
     err = capsys.readouterr().err
     assert "INVALID_ARGUMENT" in err
@@ -86,14 +77,14 @@ def test_new_game_offers_every_config_field(capsys):
     import dataclasses
 
     args = ["new-game", "--players", "2", "--layout", "BBA", "--max-coins", "25",
-            "--assistant-supply", "12", "--no-permit-tie-all-score", "--nobility-bonus-on-pass",
-            "--format", "engine"]  # fmt: skip
+            "--assistant-supply", "12", "--no-permit-tie-all-score",
+            "--nobility-bonus-on-pass"]  # fmt: skip
     assert main(args) == 0
     config = json.loads(capsys.readouterr().out)["config"]
     expected = GameConfig(2, "BBA", 25, 12, False, True)
     assert config == expected.to_dict()
     assert {f.name for f in dataclasses.fields(GameConfig)} == set(config)
-    assert main(["new-game", "--format", "engine"]) == 0  # the defaults are GameConfig's
+    assert main(["new-game"]) == 0  # the defaults are GameConfig's
     assert json.loads(capsys.readouterr().out)["config"] == GameConfig().to_dict()
     assert main(["new-game", "--max-coins", "5"]) == 2
     assert "max_coins" in capsys.readouterr().err

@@ -16,15 +16,14 @@ from server_helpers import finished, played, to_proto, violations
 
 from council.engine import GameConfig, State
 from council.engine.actions import Action
-from council.engine.serialize import state_from_json, state_to_json
+from council.engine.serialize import state_from_json, state_from_proto, state_to_json
 from council.mcts.search import SearchLimits, search
-from council.server.convert import state_json_from_proto
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 
 
 def engine_state(msg) -> State:
-    return state_from_json(state_json_from_proto(msg))
+    return state_from_proto(msg)
 
 
 def without_timing(result: pb.SearchResult) -> pb.SearchResult:
