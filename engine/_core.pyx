@@ -5,8 +5,10 @@ pointer to it, run without the GIL and never allocate, so the search can call th
 its inner loop. ``State`` wraps the struct for Python.
 """
 
-from libc.string cimport memset
+from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport int8_t, int16_t, uint16_t, uint64_t
+
+import numpy as np
 
 from council.engine import board as _board
 
@@ -930,15 +932,37 @@ cdef void determinize(GameState* s, uint64_t seed) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Python wrapper.
 
-cdef list _i8(int8_t* a, int n):
-    return [a[i] for i in range(n)]
+# The struct as a NumPy structured dtype, derived from its C declaration (scikit-learn's
+# NODE_DTYPE): one field per member, in declaration order, at the member's offset; a 2-D
+# member is a subarray field. to_raw/from_raw read and write the struct through it.
+cdef GameState _layout_probe
+STATE_DTYPE = np.asarray(<GameState[:1]>(&_layout_probe)).dtype
+assert STATE_DTYPE.itemsize == sizeof(GameState)
+# (name, element dtype, shape) of every field.
+_FIELDS = tuple(
+    (name, STATE_DTYPE.fields[name][0].base, STATE_DTYPE.fields[name][0].shape)
+    for name in STATE_DTYPE.names
+)
+_FIELD_NAMES = frozenset(STATE_DTYPE.names)
+_SUBARRAY = frozenset(name for name, _, shape in _FIELDS if shape)
+# Pickles carry the struct's bytes, valid only for this layout.
+_LAYOUT = repr(STATE_DTYPE)
 
 
-cdef void _set_i8(int8_t* a, values, int n) except *:
-    if len(values) != n:
-        raise ValueError(f"expected {n} values, got {len(values)}")
-    for i in range(n):
-        a[i] = values[i]
+cdef object _struct_array(GameState* g):
+    """A 1-element STATE_DTYPE array viewing *g, writable (no copy: the caller keeps *g
+    alive while it uses the array)."""
+    # Through a plain char buffer: NumPy parses a struct's buffer format on every call.
+    return np.frombuffer(<char[:sizeof(GameState)]>(<char*>g), dtype=STATE_DTYPE)
+
+
+def _state_from_struct(str layout, bytes data):
+    """Unpickle a State from its struct's bytes (State.__reduce__)."""
+    if layout != _LAYOUT or len(data) != sizeof(GameState):
+        raise ValueError("the pickled State has another struct layout than this build's")
+    cdef State st = State.__new__(State)
+    memcpy(&st.s, <const char*>data, sizeof(GameState))
+    return st
 
 
 class IllegalActionError(ValueError):
@@ -1136,111 +1160,49 @@ cdef class State:
 
     # -- raw form, pickle, equality ------------------------------------------------------
     def to_raw(self):
-        """Every field of the C struct as plain Python ints and lists (same names)."""
-        # Built by hand: Cython turns int8_t arrays into bytes and mishandles 2-D arrays.
-        cdef GameState* g = &self.s
-        cdef int i
+        """Every field of the C struct as plain Python ints and (nested) lists, keyed by
+        the member names (``STATE_DTYPE.names``, in declaration order)."""
+        values = _struct_array(&self.s).tolist()[0]  # subarray fields come as ndarrays
         return {
-            "n_players": g.n_players, "layout": g.layout, "max_coins": g.max_coins,
-            "assistant_supply": g.assistant_supply, "permit_tie_all": g.permit_tie_all,
-            "nobility_on_pass": g.nobility_on_pass, "rng": g.rng,
-            "city_token": _i8(g.city_token, N_CITIES), "king_city": g.king_city,
-            "balcony": [_i8(g.balcony[i], BALCONY_SIZE) for i in range(N_BALCONIES)],
-            "pool": _i8(g.pool, N_COLOURS),
-            "permit_deck": [_i8(g.permit_deck[i], TILES_PER_REGION) for i in range(N_REGIONS)],
-            "deck_n": _i8(g.deck_n, N_REGIONS), "deck_known": _i8(g.deck_known, N_REGIONS),
-            "face_up": [_i8(g.face_up[i], 2) for i in range(N_REGIONS)],
-            "politics_deck": [g.politics_deck[i] for i in range(N_CARD_KINDS)],
-            "politics_deck_n": g.politics_deck_n,
-            "discard": [g.discard[i] for i in range(N_CARD_KINDS)],
-            "bonus_tiles_left": g.bonus_tiles_left, "king_tiles_taken": g.king_tiles_taken,
-            "neutral": g.neutral,
-            "coins": [g.coins[i] for i in range(MAX_PLAYERS)],
-            "assistants": [g.assistants[i] for i in range(MAX_PLAYERS)],
-            "vp": [g.vp[i] for i in range(MAX_PLAYERS)],
-            "nobility": _i8(g.nobility, MAX_PLAYERS),
-            "hand": [[g.hand[i][k] for k in range(N_CARD_KINDS)] for i in range(MAX_PLAYERS)],
-            "hand_n": [g.hand_n[i] for i in range(MAX_PLAYERS)],
-            "emporia": [g.emporia[i] for i in range(MAX_PLAYERS)],
-            "emporia_n": _i8(g.emporia_n, MAX_PLAYERS),
-            "permits_up": [g.permits_up[i] for i in range(MAX_PLAYERS)],
-            "permits_down": [g.permits_down[i] for i in range(MAX_PLAYERS)],
-            "bonus_tiles": [g.bonus_tiles[i] for i in range(MAX_PLAYERS)],
-            "king_tiles": [g.king_tiles[i] for i in range(MAX_PLAYERS)],
-            "current": g.current, "main_left": g.main_left, "main_done": g.main_done,
-            "quick_used": g.quick_used, "end_trigger": g.end_trigger,
-            "game_over": g.game_over, "pending_n": g.pending_n,
-            "pending_kind": _i8(g.pending_kind, MAX_PENDING),
-            "pending_arg": _i8(g.pending_arg, MAX_PENDING),
-            "turn": g.turn, "action_count": g.action_count, "viewer": g.viewer,
+            name: value.tolist() if name in _SUBARRAY else value
+            for name, value in zip(STATE_DTYPE.names, values)
         }
 
     @staticmethod
     def from_raw(dict raw):
-        """Inverse of to_raw. No validation: use council.engine.serialize for input."""
-        # Field by field: Cython's dict -> struct coercion mishandles 2-D arrays.
+        """Inverse of to_raw: the keys must be exactly the struct's members, and each value
+        must fit its member (shape and integer range). No other validation: use
+        council.engine.serialize for input."""
+        if raw.keys() != _FIELD_NAMES:
+            missing = sorted(_FIELD_NAMES - raw.keys())
+            unknown = sorted(map(str, raw.keys() - _FIELD_NAMES))
+            raise ValueError(f"raw state: missing fields {missing}, unknown fields {unknown}")
         cdef State st = State.__new__(State)
-        cdef GameState* g = &st.s
-        cdef int i, j
-        memset(g, 0, sizeof(GameState))
-        g.n_players = raw["n_players"]
-        g.layout = raw["layout"]
-        g.max_coins = raw["max_coins"]
-        g.assistant_supply = raw["assistant_supply"]
-        g.permit_tie_all = raw["permit_tie_all"]
-        g.nobility_on_pass = raw["nobility_on_pass"]
-        g.rng = raw["rng"]
-        g.king_city = raw["king_city"]
-        g.politics_deck_n = raw["politics_deck_n"]
-        g.bonus_tiles_left = raw["bonus_tiles_left"]
-        g.king_tiles_taken = raw["king_tiles_taken"]
-        g.neutral = raw["neutral"]
-        g.current = raw["current"]
-        g.main_left = raw["main_left"]
-        g.main_done = raw["main_done"]
-        g.quick_used = raw["quick_used"]
-        g.end_trigger = raw["end_trigger"]
-        g.game_over = raw["game_over"]
-        g.pending_n = raw["pending_n"]
-        g.turn = raw["turn"]
-        g.action_count = raw["action_count"]
-        g.viewer = raw["viewer"]
-        _set_i8(g.city_token, raw["city_token"], N_CITIES)
-        _set_i8(g.pool, raw["pool"], N_COLOURS)
-        _set_i8(g.deck_n, raw["deck_n"], N_REGIONS)
-        _set_i8(g.deck_known, raw["deck_known"], N_REGIONS)
-        _set_i8(g.nobility, raw["nobility"], MAX_PLAYERS)
-        _set_i8(g.emporia_n, raw["emporia_n"], MAX_PLAYERS)
-        _set_i8(g.pending_kind, raw["pending_kind"], MAX_PENDING)
-        _set_i8(g.pending_arg, raw["pending_arg"], MAX_PENDING)
-        g.politics_deck = raw["politics_deck"]
-        g.discard = raw["discard"]
-        g.coins = raw["coins"]
-        g.assistants = raw["assistants"]
-        g.vp = raw["vp"]
-        g.hand_n = raw["hand_n"]
-        g.emporia = raw["emporia"]
-        g.permits_up = raw["permits_up"]
-        g.permits_down = raw["permits_down"]
-        g.bonus_tiles = raw["bonus_tiles"]
-        g.king_tiles = raw["king_tiles"]
-        for i in range(N_BALCONIES):
-            _set_i8(g.balcony[i], raw["balcony"][i], BALCONY_SIZE)
-        for i in range(N_REGIONS):
-            _set_i8(g.permit_deck[i], raw["permit_deck"][i], TILES_PER_REGION)
-            _set_i8(g.face_up[i], raw["face_up"][i], 2)
-        for i in range(MAX_PLAYERS):
-            for j in range(N_CARD_KINDS):
-                g.hand[i][j] = raw["hand"][i][j]
+        memset(&st.s, 0, sizeof(GameState))
+        array = _struct_array(&st.s)
+        for name in STATE_DTYPE.names:
+            try:
+                array[name][0] = raw[name]
+            except (ValueError, TypeError, OverflowError) as e:
+                raise type(e)(f"raw state: {name}: {e}") from None
+        # NumPy casts and broadcasts what it writes (1.5 -> 1, a scalar or a 1-element
+        # list -> every entry): refuse any value that does not read back as given.
+        back = st.to_raw()
+        if back != raw:
+            name, dtype, shape = next(f for f in _FIELDS if back[f[0]] != raw[f[0]])
+            raise ValueError(f"raw state: {name}: {raw[name]!r} does not fit the struct's "
+                             f"{dtype} field of shape {shape}")
         return st
 
     def __reduce__(self):
-        return (State.from_raw, (self.to_raw(),))
+        return (_state_from_struct, (_LAYOUT, (<char*>&self.s)[:sizeof(GameState)]))
 
     def __eq__(self, other):
         if not isinstance(other, State):
             return NotImplemented
-        return self.to_raw() == (<State>other).to_raw()
+        # Freed slots are zeroed, and so are the padding bytes (every State starts zeroed
+        # and only fields are written), so equal positions have equal structs.
+        return memcmp(&self.s, &(<State>other).s, sizeof(GameState)) == 0
 
     def __hash__(self):
         raise TypeError("State is mutable and unhashable")
