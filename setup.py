@@ -46,13 +46,14 @@ for package in ("engine", "mcts"):
 
 def generate_stubs() -> None:
     """Run grpc_tools.protoc on proto/: council/v1/*.proto -> proto/council/v1/*_pb2*.py
-    (git-ignored), importable as council.v1 through the package-dir mapping."""
+    and *_pb2.pyi (git-ignored), importable as council.v1 through the package-dir mapping."""
     from grpc_tools import protoc  # a build requirement (pyproject.toml)
 
     well_known = Path(protoc.__file__).resolve().parent / "_proto"
     protos = sorted(str(p.relative_to(ROOT / "proto")) for p in (ROOT / "proto").rglob("*.proto"))
     args = ["grpc_tools.protoc", f"-I{ROOT / 'proto'}", f"-I{well_known}"]
-    args += [f"--python_out={ROOT / 'proto'}", f"--grpc_python_out={ROOT / 'proto'}", *protos]
+    out = ROOT / "proto"  # the messages' type stubs (*_pb2.pyi) too, for mypy
+    args += [f"--python_out={out}", f"--pyi_out={out}", f"--grpc_python_out={out}", *protos]
     if protoc.main(args) != 0:
         raise RuntimeError("grpc_tools.protoc failed on " + " ".join(protos))
 

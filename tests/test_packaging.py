@@ -62,6 +62,7 @@ GENERATED = (
     "proto/council/v1/game_pb2.pyi",
     "proto/council/v1/game_pb2_grpc.py",
     "proto/council/v1/service_pb2.py",
+    "proto/council/v1/service_pb2.pyi",
     "proto/council/v1/service_pb2_grpc.py",
 )
 
@@ -130,6 +131,11 @@ def test_manifest_includes_cython_sources_and_board_data(tmp_path, monkeypatch):
         "mcts/_search.pyx",
     }
     needed |= {f for f in _source_files() if f.endswith((".pyx", ".pxd", ".proto"))}
+    # The compiled modules' type stubs and the packages' PEP 561 markers.
+    needed |= {
+        f for f in _source_files() if f.endswith((".pyi", "/py.typed")) and not _is_generated(f)
+    }
+    assert {"engine/_core.pyi", "mcts/_search.pyi", "engine/py.typed"} <= needed
     needed |= {f for f in _source_files() if f.endswith(".json") and f.startswith("engine/")}
     assert needed - selected == set()
 
@@ -224,6 +230,12 @@ def test_pyproject_packages_map_onto_existing_folders():
 def test_pyproject_ships_board_data_and_cython_sources():
     package_data = _pyproject()["tool"]["setuptools"]["package-data"]
     assert {"*.pxd", "*.pyx"} <= set(package_data["council.engine"])
+    # Typed packages (PEP 561): the compiled modules' stubs and each package's py.typed.
+    for package, folder in _pyproject()["tool"]["setuptools"]["package-dir"].items():
+        assert "py.typed" in package_data[package], package
+        assert (ROOT / folder / "py.typed").is_file(), folder
+        if any((ROOT / folder).glob("*.pyx")):
+            assert "*.pyi" in package_data[package], package
     assert "*.json" in package_data["council.engine.data"]
     assert (ROOT / "engine" / "data" / "board.json").is_file()
 

@@ -1,0 +1,134 @@
+"""The compiled modules' type stubs (``*.pyi`` beside each ``.pyx``) match the extensions.
+
+mypy reads a compiled module only through its stub, so a stub that drifts from the
+extension hides a real error (a name it lacks) or invents one (a name it keeps after the
+extension dropped it). For each compiled module: every public name the module defines at
+runtime (``dir(module)`` less dunder and private names and the modules it imports) is
+declared in its stub, and every name the stub declares exists at runtime; the same holds
+for the members of each class the module defines (its methods, properties and public
+attributes, ``vars(cls)`` less dunder names). Private names the stub declares because the
+Python side uses them (``_document._check_config``) must exist at runtime too.
+
+A stub's names are read with ``ast``, by the stub rules of PEP 484: a re-export must be
+spelt ``from x import y as y``; other imports are the stub's own.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import types
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+COMPILED = {
+    "council.engine._core": "engine/_core.pyi",
+    "council.engine._document": "engine/_document.pyi",
+    "council.engine._status": "engine/_status.pyi",
+    "council.engine._bench": "engine/_bench.pyi",
+    "council.mcts._search": "mcts/_search.pyi",
+    "council.mcts._evaluation": "mcts/_evaluation.pyi",
+}
+
+
+def _is_dunder(name: str) -> bool:
+    return name.startswith("__") and name.endswith("__")
+
+
+def _declared(body: list[ast.stmt]) -> dict[str, ast.stmt]:
+    """Names a stub's module or class body declares, each with its statement."""
+    names: dict[str, ast.stmt] = {}
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names[node.name] = node
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names[node.target.id] = node
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    names[target.id] = node
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            # Re-exported only as `import x as x` / `from m import x as x` (PEP 484).
+            for alias in node.names:
+                if alias.asname is not None and alias.asname == alias.name.rpartition(".")[2]:
+                    names[alias.asname] = node
+    return names
+
+
+def _stub(module: str) -> ast.Module:
+    return ast.parse((ROOT / COMPILED[module]).read_text(encoding="utf-8"))
+
+
+def _runtime_public(module: types.ModuleType) -> set[str]:
+    return {
+        name
+        for name in dir(module)
+        if not name.startswith("_") and not isinstance(getattr(module, name), types.ModuleType)
+    }
+
+
+def test_every_compiled_module_has_a_stub():
+    # The list above names every extension setup.py builds (one per .pyx).
+    pyx = {p.relative_to(ROOT).with_suffix(".pyi").as_posix() for p in ROOT.glob("*/_*.pyx")}
+    assert pyx == set(COMPILED.values())
+    for stub in COMPILED.values():
+        assert (ROOT / stub).is_file(), stub
+
+
+@pytest.mark.parametrize("name", sorted(COMPILED))
+def test_stub_declares_the_module_names(name):
+    module = importlib.import_module(name)
+    assert Path(module.__file__).suffix in (".so", ".pyd"), "not the compiled module"
+    declared = _declared(_stub(name).body)
+    runtime = _runtime_public(module)
+    assert sorted(runtime - set(declared)) == [], f"in {name}, not in its stub"
+    assert sorted(n for n in declared if not hasattr(module, n)) == [], (
+        f"in the stub of {name}, not in the module"
+    )
+
+
+def _stub_classes(name: str) -> dict[str, ast.ClassDef]:
+    return {n.name: n for n in _stub(name).body if isinstance(n, ast.ClassDef)}
+
+
+@pytest.mark.parametrize("name", sorted(COMPILED))
+def test_stub_declares_the_class_members(name):
+    module = importlib.import_module(name)
+    classes = _stub_classes(name)
+    defined_here = {
+        attr
+        for attr in _runtime_public(module)
+        if isinstance(getattr(module, attr), type) and getattr(module, attr).__module__ == name
+    }
+    assert defined_here <= set(classes)
+    for cls_name in sorted(defined_here):
+        cls = getattr(module, cls_name)
+        runtime = {m for m in vars(cls) if not _is_dunder(m)}
+        declared = {m for m in _declared(classes[cls_name].body) if not _is_dunder(m)}
+        public = {m for m in runtime if not m.startswith("_")}
+        assert sorted(public - declared) == [], f"{name}.{cls_name}: not in the stub"
+        assert sorted(declared - runtime) == [], f"{name}.{cls_name}: not at runtime"
+
+
+def test_stub_check_sees_drift():
+    # The name readers above do find a missing or an extra name.
+    stub = ast.parse(
+        "import numpy as np\n"
+        "from council.engine.config import GameConfig as GameConfig\n"
+        "from typing import Any\n"
+        "X: int\nY = 2\n"
+        "def f() -> None: ...\n"
+        "class C:\n    a: int\n    def m(self) -> None: ...\n    @property\n"
+        "    def p(self) -> int: ...\n"
+    )
+    declared = _declared(stub.body)
+    assert set(declared) == {"GameConfig", "X", "Y", "f", "C"}
+    cls = next(n for n in stub.body if isinstance(n, ast.ClassDef))
+    assert set(_declared(cls.body)) == {"a", "m", "p"}
+    fake = types.ModuleType("fake")
+    fake.np = types  # an imported module: not a name of the module's own
+    fake.X = 1
+    fake.Z = 3
+    assert _runtime_public(fake) == {"X", "Z"}
