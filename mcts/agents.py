@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, fields, replace
+from dataclasses import Field, dataclass, fields, replace
 from functools import cached_property
-from typing import ClassVar
+from typing import Any, ClassVar, Protocol
 
 from council.engine import State
 from council.mcts import _evaluation, _search
@@ -44,10 +44,22 @@ def _own_legal_actions(view: State, seed: int) -> tuple[State, list[int]]:
     return world, world.legal_actions()
 
 
-# The ``key=value`` settings a search agent takes besides its fields (parse_agent).
-SEARCH_SETTINGS = {f.name: f.type for f in fields(SearchConfig) if f.name != "kind_weights"} | {
-    f"kind_{k}": "float" for k in DEFAULT_KIND_WEIGHTS
-}
+# The ``key=value`` settings a search agent takes besides its fields (parse_agent), by type
+# name (the annotations are strings: search.py postpones their evaluation).
+SEARCH_SETTINGS: dict[str, str] = {
+    f.name: str(f.type) for f in fields(SearchConfig) if f.name != "kind_weights"
+} | {f"kind_{k}": "float" for k in DEFAULT_KIND_WEIGHTS}
+
+
+class Agent(Protocol):
+    """What the arena, self-play and the ladder use of an agent: a (frozen) dataclass whose
+    ``act`` picks an action for the seat to move from its view (the true state if
+    ``sees_true_state``)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+    sees_true_state: ClassVar[bool]
+
+    def act(self, view: State, seed: int, /) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -223,7 +235,7 @@ class ExpertAgent:
         return _evaluation.expert_choice(view.determinize(seed), self.weights)
 
 
-AGENTS = {
+AGENTS: dict[str, type[Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "expert": ExpertAgent,
@@ -243,7 +255,7 @@ def _config(settings: tuple, base: SearchConfig | None = None) -> SearchConfig:
     return replace(base, **plain, kind_weights=weights).validate()
 
 
-def parse_agent(spec: str):
+def parse_agent(spec: str) -> Agent:
     """Build an agent from ``name[:key=value,...]``, e.g. ``pimc:worlds=4,time_s=0.1``.
 
     Search agents also take any SearchConfig setting (``c_uct=0.5``, ``rollout_actions=20``,
@@ -255,7 +267,8 @@ def parse_agent(spec: str):
     cls = AGENTS[name]
     types = {f.name: f.type for f in fields(cls) if f.name != "settings"}
     setting_types = getattr(cls, "setting_types", {})
-    kwargs, settings = {}, {}
+    kwargs: dict[str, object] = {}
+    settings: dict[str, object] = {}
     for item in filter(None, options.split(",")):
         key, sep, value = item.partition("=")
         if sep and key in types:
@@ -280,7 +293,7 @@ def parse_agent(spec: str):
     return replace(cls(), **kwargs)
 
 
-def agent_label(agent) -> str:
+def agent_label(agent: Agent) -> str:
     """Short stable label, e.g. ``ismcts(iterations=500)`` (non-default settings only)."""
     name = next(k for k, v in AGENTS.items() if type(agent) is v)
     default = type(agent)()

@@ -21,7 +21,7 @@ import math
 import multiprocessing
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from council.engine import GameConfig, State
@@ -217,6 +217,7 @@ def run_arena(
     report = ArenaReport(players=players)
     bar = _progress_bar(len(jobs)) if progress else None
     workers = workers or multiprocessing.cpu_count()
+    results: Iterator[GameRecord]
     if workers <= 1:
         results = map(_play, jobs)
         pool = None

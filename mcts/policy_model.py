@@ -131,7 +131,7 @@ class PolicyModel:
         tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
         try:
             with open(tmp, "wb") as f:
-                np.savez(f, **arrays)
+                np.savez(f, allow_pickle=False, **arrays)
             os.replace(tmp, path)
         finally:
             if tmp.exists():

@@ -27,6 +27,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -94,7 +95,8 @@ class SelfPlayConfig:
 
     @classmethod
     def from_dict(cls, d: dict) -> SelfPlayConfig:
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
+        return cls(**values)
 
     @property
     def n_shards(self) -> int:

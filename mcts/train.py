@@ -23,6 +23,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -149,9 +150,9 @@ def load_data(
             refeaturised += n
         is_held = np.isin(game, held)
         ev = np.zeros((n, MAX_SEATS))
-        for i in np.flatnonzero(is_held):
-            win, _ = _search.evaluate_state(_state(s, rows[i]), params)
-            ev[i, : len(win)] = win
+        for j in np.flatnonzero(is_held):
+            win, _ = _search.evaluate_state(_state(s, rows[j]), params)
+            ev[j, : len(win)] = win
         final_turn = np.maximum(s["final_turn"][rows].astype(np.float64), 1.0)
         ds = Dataset(
             x,
@@ -188,14 +189,14 @@ def _concat(parts: list[Dataset], f: int) -> Dataset:
     if not parts:
         z = np.zeros(0)
         return Dataset(np.zeros((0, MAX_SEATS, f)), z.astype(int), np.zeros((0, 4)), z, z, None)
-    ev = [p.evaluator for p in parts]
+    ev = [p.evaluator for p in parts if p.evaluator is not None]
     return Dataset(
         np.concatenate([p.features for p in parts]),
         np.concatenate([p.n_players for p in parts]),
         np.concatenate([p.outcome for p in parts]),
         np.concatenate([p.phase for p in parts]),
         np.concatenate([p.game for p in parts]),
-        None if any(e is None for e in ev) else np.concatenate(ev),
+        np.concatenate(ev) if len(ev) == len(parts) else None,
     )
 
 
@@ -411,7 +412,7 @@ def train(
         "max_iter": max_iter,
         "positions_per_game": positions_per_game,
     }
-    report = {
+    report: dict[str, Any] = {
         "model": str(out),
         "settings": settings,
         "data": data_summary,
@@ -419,11 +420,9 @@ def train(
         "train": {"model": evaluate(train_set, _predict(model, train_set))},
     }
     if len(held):
-        curves = {
-            "model": _predict(model, held),
-            "uniform": uniform_probabilities(held),
-            "evaluator": held.evaluator,
-        }
+        curves = {"model": _predict(model, held), "uniform": uniform_probabilities(held)}
+        if held.evaluator is not None:  # load_data always computes it
+            curves["evaluator"] = held.evaluator
         report["held_out"] = {k: evaluate(held, p) for k, p in curves.items()}
         if report_png:
             del curves["uniform"]

@@ -26,6 +26,7 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -180,15 +181,15 @@ def load_policy_data(
             decisions.append(decision_kind(r, names))
         if not kept:
             continue
-        kept = np.array(kept)
-        games_recorded.update(int(g) for g in np.unique(game[kept]))
+        kept_rows = np.array(kept)
+        games_recorded.update(int(g) for g in np.unique(game[kept_rows]))
         data = PolicyData(
             np.concatenate(rows),
             np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
             np.concatenate(targets),
-            game[kept],
+            game[kept_rows],
             np.array(decisions, np.int64),
-            s["n_players"][kept].astype(np.int64),
+            s["n_players"][kept_rows].astype(np.int64),
         )
         is_held = np.isin(data.game, held)
         parts["train"].append(data.subset(~is_held))
@@ -354,7 +355,7 @@ def train_policy(
         "max_iter": max_iter,
         "positions_per_game": positions_per_game,
     }
-    report = {
+    report: dict[str, Any] = {
         "model": str(out),
         "settings": settings,
         "data": data_summary,

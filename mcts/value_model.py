@@ -93,7 +93,7 @@ class ValueModel:
             raise ValueError(f"mean and scale must have shape ({f},)")
         if not np.all(self.scale > 0):
             raise ValueError("scale must be > 0")
-        if self.is_linear:
+        if self.w is not None:  # linear
             if self.w1 is not None or self.b1 is not None or self.w2 is not None:
                 raise ValueError("give either w (linear) or w1, b1, w2 (hidden layer)")
             if self.w.shape != (f,):
@@ -111,7 +111,7 @@ class ValueModel:
 
     @property
     def hidden(self) -> int:
-        return 0 if self.is_linear else self.w1.shape[1]
+        return 0 if self.w1 is None else self.w1.shape[1]
 
     # -- inference ---------------------------------------------------------------------
 
@@ -154,15 +154,14 @@ class ValueModel:
             "scale": self.scale,
             "info": np.array(json.dumps(self.info, sort_keys=True)),
         }
-        if self.is_linear:
-            arrays["w"] = self.w
-        else:
-            arrays.update(w1=self.w1, b1=self.b1, w2=self.w2)
+        # The weights: w (linear) or w1, b1, w2 (hidden layer), as __post_init__ checked.
+        layers = {"w": self.w, "w1": self.w1, "b1": self.b1, "w2": self.w2}
+        arrays.update({name: value for name, value in layers.items() if value is not None})
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
         with open(tmp, "wb") as f:
-            np.savez(f, **arrays)
+            np.savez(f, allow_pickle=False, **arrays)
         os.replace(tmp, path)
 
     @classmethod
