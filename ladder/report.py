@@ -78,7 +78,7 @@ class LadderReport:
                     "reason": g.reason,
                 }
                 for g in self.games
-                if g.status == "forfeit"
+                if g.status == "forfeit" and g.forfeit_seat is not None  # always set
             ],
         }
 

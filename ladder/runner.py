@@ -201,8 +201,8 @@ def run_ladder(
     games = schedule(len(config.entrants), config.table_size, config.deals, config.seed)
     config = store.setup(config)
     roster = entrants_of(config)
-    stored = store.stored_ids()
-    pending = [g for g in games if g.id not in stored]
+    done = store.stored_ids()
+    pending = [g for g in games if g.id not in done]
     jobs = [
         (
             g,

@@ -61,7 +61,7 @@ def schedule(entrants: int, table_size: int, deals: int, seed: int) -> list[Sche
     if deals < 1:
         raise ValueError(f"deals must be at least 1, got {deals}")
     tables = list(combinations(range(entrants), table_size))
-    games = []
+    games: list[ScheduledGame] = []
     for deal in range(deals):
         game_seed = deal_seed(seed, deal)
         for table in tables:

@@ -108,7 +108,9 @@ def start_server(config: ServerConfig | None = None) -> RunningServer:
     """Build and start a server from `config` (port 0 in the address picks a free one)."""
     servicer = CouncilServicer(config)
     config = servicer.config
-    interceptors = [BearerTokenInterceptor(config.auth_token)] if config.auth_token else []
+    interceptors: list[grpc.ServerInterceptor] = (
+        [BearerTokenInterceptor(config.auth_token)] if config.auth_token else []
+    )
     workers = config.max_concurrent_rpcs
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="council-rpc"),

@@ -62,9 +62,12 @@ def bearer_metadata(token: str | None) -> list[tuple[str, str]] | None:
 
 def field_violations(error: grpc.RpcError) -> list[tuple[str, str]]:
     """The (field path, problem) pairs of a failed call's BadRequest details, if any."""
-    status = rpc_status.from_call(error)
-    out = []
-    for detail in status.details if status else ():
+    # The error a failed call raises is also its grpc.Call, whose trailers carry the status.
+    status = rpc_status.from_call(error) if isinstance(error, grpc.Call) else None
+    if status is None:
+        return []
+    out: list[tuple[str, str]] = []
+    for detail in status.details:
         bad = error_details_pb2.BadRequest()
         if detail.Unpack(bad):
             out += [(v.field, v.description) for v in bad.field_violations]

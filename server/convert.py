@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from importlib import metadata
+from typing import cast
 
 from google.protobuf import duration_pb2
 
@@ -33,8 +34,11 @@ __all__ = [
 
 # -- actions -------------------------------------------------------------------------------
 
+# grpc_tools' stubs type an enum field as its enum class but the enum's Value() as a plain
+# int: the values of Value() are the enum's (a ValueError otherwise).
 ACTION_KIND_TO_PROTO = {
-    kind: pb.ActionKind.Value(f"ACTION_KIND_{kind.name}") for kind in ActionKind
+    kind: cast(pb.ActionKind, pb.ActionKind.Value(f"ACTION_KIND_{kind.name}"))
+    for kind in ActionKind
 }
 ACTION_KIND_FROM_PROTO = {v: k for k, v in ACTION_KIND_TO_PROTO.items()}
 _ACTION_FIELDS = ("balcony", "colour", "region", "slot", "tile", "position", "city", "payment")
@@ -87,7 +91,7 @@ def search_result_proto(
     max_candidates: int,
     iteration_budget: int | None,
     time_budget_s: float,
-    stop_reason: int,
+    stop_reason: pb.StopReason,
 ) -> pb.SearchResult:
     """The SearchResult message of a ``council.mcts.search.SearchResult``: its action, its
     first `max_candidates` candidates (0: all), principal variation and stats."""

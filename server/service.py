@@ -59,7 +59,9 @@ class _Plan:
     seed: int
     max_candidates: int
 
-    def result_proto(self, result: SearchResult, time_s: float, reason: int) -> pb.SearchResult:
+    def result_proto(
+        self, result: SearchResult, time_s: float, reason: pb.StopReason
+    ) -> pb.SearchResult:
         """The SearchResult message of this request's search, run with `time_s` seconds."""
         return convert.search_result_proto(
             result,
@@ -375,7 +377,9 @@ def _report_interval(request) -> float:
     return max(interval, MIN_REPORT_INTERVAL_S)
 
 
-def _stop_reason(result: SearchResult, plan: _Plan, stop: StopFlag, by_deadline: bool) -> int:
+def _stop_reason(
+    result: SearchResult, plan: _Plan, stop: StopFlag, by_deadline: bool
+) -> pb.StopReason:
     """Why a finished search stopped (a StopReason value)."""
     if stop.is_set():  # the call was cancelled (or timed out), or the server is stopping
         return pb.STOP_REASON_CANCELLED
