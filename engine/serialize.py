@@ -33,7 +33,7 @@ players[1].coins: must be in 0..20, got 99
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
@@ -43,6 +43,15 @@ from council.engine._document import FORMAT, _check_config, read_state, write_st
 from council.engine._status import problems
 from council.engine.config import GameConfig
 from council.v1 import game_pb2 as pb
+
+if TYPE_CHECKING:
+    # protobuf's stubs give a message's DESCRIPTOR as the Python implementation's or upb's
+    # (the one this protobuf runs), whose fields are upb FieldDescriptors in turn.
+    from google._upb._message import Descriptor as _UpbDescriptor
+    from google._upb._message import FieldDescriptor as _UpbFieldDescriptor
+
+    MessageDescriptor: TypeAlias = Descriptor | _UpbDescriptor
+    AnyFieldDescriptor: TypeAlias = FieldDescriptor | _UpbFieldDescriptor
 
 __all__ = [
     "FORMAT",
@@ -95,7 +104,7 @@ def state_from_proto(msg: pb.GameState, *, view_of: int | None = None) -> State:
     Raises StateValidationError listing every violation found.
     """
     state, found = read_state(msg, -1 if view_of is None else view_of)
-    if found:
+    if state is None:  # read_state gives a State exactly when it found no problem
         raise StateValidationError(found)
     return state
 
@@ -126,7 +135,7 @@ def state_to_json(state: State) -> dict:
     return _in_schema_order(obj, pb.GameState.DESCRIPTOR)
 
 
-def _in_schema_order(obj: dict, descriptor: Descriptor) -> dict:
+def _in_schema_order(obj: dict, descriptor: MessageDescriptor) -> dict:
     out = {}
     for field in descriptor.fields:
         if field.name not in obj:
@@ -214,7 +223,7 @@ def _join(path: str, key: str) -> str:
     return key if path in ("", "(root)") else f"{path}.{key}"
 
 
-def schema_problems(obj: Any, descriptor: Descriptor, path: str = "(root)") -> list:
+def schema_problems(obj: Any, descriptor: MessageDescriptor, path: str = "(root)") -> list:
     """Every place where ``obj`` does not fit the message ``descriptor`` in the protobuf
     JSON mapping, as ``(field path, problem)``: unknown fields, wrong types, integers out of
     their type's range. Field names are the proto names (the JSON names are accepted too).
@@ -249,7 +258,7 @@ def schema_problems(obj: Any, descriptor: Descriptor, path: str = "(root)") -> l
     return found
 
 
-def _value_problems(value: Any, field: FieldDescriptor, path: str) -> list:
+def _value_problems(value: Any, field: AnyFieldDescriptor, path: str) -> list:
     if field.message_type is not None:
         return schema_problems(value, field.message_type, path)
     kind = field.type
