@@ -8,6 +8,9 @@ its inner loop. ``State`` wraps the struct for Python.
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport int8_t, int16_t, uint16_t, uint64_t
 
+import enum
+from collections import namedtuple
+
 import numpy as np
 
 from council.engine import board as _board
@@ -1078,16 +1081,14 @@ cdef class State:
         return st
 
     def decision(self):
-        """The kind of decision to take now and its argument, e.g. ``('pay_permit', 3)``."""
+        """The kind of decision to take now and its argument: ``('turn', None)``,
+        ``('game_over', None)``, or a pending decision as its ``Decision`` name and
+        argument, e.g. ``('pay_permit', 3)``."""
         if self.s.game_over:
             return ("game_over", None)
         if self.s.pending_n == 0:
             return ("turn", None)
-        names = {P_PAY_PERMIT: "pay_permit", P_PAY_KING: "pay_king", P_TOKEN: "city_token",
-                 P_TOKEN_PAIR_FIRST: "first_of_two_city_tokens",
-                 P_TOKEN_PAIR_SECOND: "second_of_two_city_tokens",
-                 P_FREE_PERMIT: "free_permit", P_PERMIT_BONUS: "permit_bonus"}
-        return (names[self.s.pending_kind[0]], self.s.pending_arg[0])
+        return (Decision(self.s.pending_kind[0]).name, self.s.pending_arg[0])
 
     # -- hidden information --------------------------------------------------------------
     def view(self, int player):
@@ -1216,13 +1217,64 @@ cdef class State:
                 f"current={self.current_player} viewer={self.s.viewer}>")
 
 
-# Action-space constants for the Python layer.
-ACTION_OFFSETS = {
-    "end_turn": A_END_TURN, "elect": A_ELECT, "acquire": A_ACQUIRE,
-    "build_permit": A_BUILD_PERMIT, "build_king": A_BUILD_KING, "engage": A_ENGAGE,
-    "change": A_CHANGE, "quick_elect": A_QUICK_ELECT, "extra_main": A_EXTRA_MAIN,
-    "pay": A_PAY, "choose_token": A_CHOOSE_TOKEN, "choose_free_permit": A_CHOOSE_FREE_PERMIT,
-    "choose_permit_bonus": A_CHOOSE_PERMIT_BONUS,
-}
+# ---------------------------------------------------------------------------------------
+# The core's numbering, for the Python layer (council.engine.actions, serialize, tests).
+
+class Decision(enum.IntEnum):
+    """The kinds of pending decision (the head of a state's queue is the one to take now),
+    numbered as the core numbers them (``pending_kind`` in the raw form). A member's name
+    is its name in the JSON form and in ``State.decision()``; ``str()`` gives the name."""
+
+    pay_permit = P_PAY_PERMIT  # pay the council of a permit tile; arg = region * 2 + slot
+    pay_king = P_PAY_KING  # pay the king's council; arg = the destination city
+    city_token = P_TOKEN  # one city token bonus (nobility space 4)
+    first_of_two_city_tokens = P_TOKEN_PAIR_FIRST  # nobility space 16
+    second_of_two_city_tokens = P_TOKEN_PAIR_SECOND  # arg = the first city
+    free_permit = P_FREE_PERMIT  # a face-up permit tile for free (nobility space 10)
+    permit_bonus = P_PERMIT_BONUS  # a held tile's bonus again (nobility space 14)
+
+    def __str__(self):
+        return self.name
+
+    def __format__(self, spec):
+        return format(self.name, spec)
+
+
+ActionKindRange = namedtuple("ActionKindRange", "name first size")
+ActionKindRange.__doc__ = "The ids ``first .. first + size - 1`` of one kind of action."
+
+# One entry per kind, in id order, indexed by the core's K_* numbers.
+ACTION_KINDS = tuple(
+    ActionKindRange(name, first, end - first)
+    for name, first, end in (
+        ("end_turn", A_END_TURN, A_ELECT),
+        ("elect", A_ELECT, A_ACQUIRE),
+        ("acquire", A_ACQUIRE, A_BUILD_PERMIT),
+        ("build_permit", A_BUILD_PERMIT, A_BUILD_KING),
+        ("build_king", A_BUILD_KING, A_ENGAGE),
+        ("engage", A_ENGAGE, A_CHANGE),
+        ("change", A_CHANGE, A_QUICK_ELECT),
+        ("quick_elect", A_QUICK_ELECT, A_EXTRA_MAIN),
+        ("extra_main", A_EXTRA_MAIN, A_PAY),
+        ("pay", A_PAY, A_CHOOSE_TOKEN),
+        ("choose_token", A_CHOOSE_TOKEN, A_CHOOSE_FREE_PERMIT),
+        ("choose_free_permit", A_CHOOSE_FREE_PERMIT, A_CHOOSE_PERMIT_BONUS),
+        ("choose_permit_bonus", A_CHOOSE_PERMIT_BONUS, N_ACTIONS),
+    )
+)
+
+
+def _check_action_kinds():
+    # The table, the K_* numbers and the compiled action_kind() agree on every id.
+    assert len(ACTION_KINDS) == N_KINDS
+    cdef int k, a
+    for k in range(N_KINDS):
+        for a in range(ACTION_KINDS[k].first, ACTION_KINDS[k].first + ACTION_KINDS[k].size):
+            assert action_kind(a) == k, (a, k)
+
+
+_check_action_kinds()
+# The first id of each kind by name.
+ACTION_OFFSETS = {kind.name: kind.first for kind in ACTION_KINDS}
 NUM_ACTIONS = N_ACTIONS
 PAYMENTS = tuple(tuple(PAY_COUNTS[i][k] for k in range(N_CARD_KINDS)) for i in range(N_PAYMENTS))

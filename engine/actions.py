@@ -1,7 +1,7 @@
 """The fixed action space of Council of Four as small readable value types.
 
 Every decision of the game is one integer id in ``0 .. NUM_ACTIONS - 1`` (the ranges are
-``council.engine._core.ACTION_OFFSETS``; ``docs/actions.md`` has the table). ``Action``
+the core's ``council.engine._core.ACTION_KINDS``; ``docs/actions.md`` has the table). ``Action``
 turns an id into a structured value and back, and into a short text form and back.
 
 Text grammar (input is case-insensitive; ``_`` and ``-`` are interchangeable in verbs;
@@ -59,7 +59,7 @@ import enum
 from dataclasses import dataclass, fields
 
 from council.engine import board
-from council.engine._core import ACTION_OFFSETS, NUM_ACTIONS, PAYMENTS
+from council.engine._core import ACTION_KINDS, NUM_ACTIONS, PAYMENTS
 
 __all__ = [
     "NUM_ACTIONS",
@@ -80,8 +80,9 @@ JOKER = len(board.CARD_KINDS) - 1
 
 
 class ActionKind(enum.Enum):
-    """The thirteen kinds of action. ``value`` is the key in ``ACTION_OFFSETS``; ``doc``
-    says what the action does and which fields of ``Action`` it uses."""
+    """The thirteen kinds of action. ``value`` is the kind's name in the core's
+    ``ACTION_KINDS``; ``doc`` says what the action does and which fields of ``Action`` it
+    uses."""
 
     END_TURN = ("end_turn", "End the turn (legal once the turn's first main action is done).")
     ELECT = ("elect", "Main action: elect a pool councillor `colour` into `balcony`; +4 coins.")
@@ -137,41 +138,24 @@ class ActionKind(enum.Enum):
     @property
     def offset(self) -> int:
         """First action id of this kind."""
-        return ACTION_OFFSETS[self.value]
+        return _RANGE[self.value].first
 
     @property
     def size(self) -> int:
         """Number of ids of this kind."""
-        return _SIZES[self]
+        return _RANGE[self.value].size
 
     def __repr__(self) -> str:
         return f"ActionKind.{self.name}"
 
 
-# Kinds sorted by offset; each range runs to the next kind's offset.
-_ORDER: tuple[ActionKind, ...] = tuple(sorted(ActionKind, key=lambda k: k.offset))
-_STARTS: tuple[int, ...] = tuple(k.offset for k in _ORDER)
-_SIZES: dict[ActionKind, int] = {
-    k: (_STARTS[i + 1] if i + 1 < len(_ORDER) else NUM_ACTIONS) - k.offset
-    for i, k in enumerate(_ORDER)
-}
-_EXPECTED_SIZES = {
-    ActionKind.END_TURN: 1,
-    ActionKind.ELECT: 4 * N_COLOURS,
-    ActionKind.ACQUIRE: 2 * N_REGIONS,
-    ActionKind.BUILD_PERMIT: 3 * N_TILES,
-    ActionKind.BUILD_KING: N_CITIES,
-    ActionKind.ENGAGE: 1,
-    ActionKind.CHANGE: N_REGIONS,
-    ActionKind.QUICK_ELECT: 4 * N_COLOURS,
-    ActionKind.EXTRA_MAIN: 1,
-    ActionKind.PAY: len(PAYMENTS),
-    ActionKind.CHOOSE_TOKEN: N_CITIES,
-    ActionKind.CHOOSE_FREE_PERMIT: 2 * N_REGIONS,
-    ActionKind.CHOOSE_PERMIT_BONUS: N_TILES,
-}
-if _SIZES != _EXPECTED_SIZES or _STARTS[0] != 0:  # pragma: no cover - core/board mismatch
-    raise ImportError(f"action space of the core does not match the board: {_SIZES}")
+# The id ranges are the core's; kinds in id order (ActionKind(name) fails for a kind the
+# core has and this module does not).
+_RANGE = {kind.name: kind for kind in ACTION_KINDS}
+_ORDER: tuple[ActionKind, ...] = tuple(ActionKind(kind.name) for kind in ACTION_KINDS)
+_STARTS: tuple[int, ...] = tuple(kind.first for kind in ACTION_KINDS)
+if len(_ORDER) != len(ActionKind):  # pragma: no cover - core/module mismatch
+    raise ImportError(f"the core has no action kind for {set(ActionKind) - set(_ORDER)}")
 
 _PAYMENT_INDEX: dict[tuple[int, ...], int] = {p: i for i, p in enumerate(PAYMENTS)}
 

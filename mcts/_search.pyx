@@ -26,6 +26,8 @@ from council.mcts._evaluation cimport (
     ValueNet, value_win_chances, fill_value_net, PolicyNet, policy_priors, fill_policy_net,
 )
 
+from council.engine._core import ACTION_KINDS
+
 cdef extern from *:
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
 
@@ -48,9 +50,8 @@ cdef enum:
 
 POLICIES = ("none", "learned")
 
-KIND_NAMES = ("end_turn", "elect", "acquire", "build_permit", "build_king", "engage",
-              "change", "quick_elect", "extra_main", "pay", "choose_token",
-              "choose_free_permit", "choose_permit_bonus")
+# The action kinds by their K_* number (the rollout policy weighs them).
+KIND_NAMES = tuple(kind.name for kind in ACTION_KINDS)
 
 ctypedef struct Params:
     int evaluator                 # EVAL_HEURISTIC or EVAL_LEARNED (win chances at the leaves)

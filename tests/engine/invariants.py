@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from council.engine import board
+from council.engine._core import Decision
 
 N_CITIES = 15
 N_REGIONS = 3
@@ -33,15 +34,16 @@ N_BONUS_TILES = 7
 N_KING_TILES = 5
 ALL_BONUS_TILES = (1 << N_BONUS_TILES) - 1
 
-# Pending decision kinds (engine/_core.pxd P_*) and the range of their argument.
+# The range of each pending decision kind's argument (the kinds are the core's numbering,
+# not a fact of the game: they come from the core).
 PENDING_ARG_RANGE = {
-    1: range(0, 6),  # pay for a permit tile: region * 2 + slot
-    2: range(0, N_CITIES),  # pay the king's council: destination city
-    3: range(0, 1),  # one city token
-    4: range(0, 1),  # first of two city tokens
-    5: range(0, N_CITIES),  # second of two city tokens: arg = the first city
-    6: range(0, 1),  # free permit tile
-    7: range(0, 1),  # re-gain a permit tile's bonus
+    Decision.pay_permit: range(0, 6),  # region * 2 + slot
+    Decision.pay_king: range(0, N_CITIES),  # destination city
+    Decision.city_token: range(0, 1),
+    Decision.first_of_two_city_tokens: range(0, 1),
+    Decision.second_of_two_city_tokens: range(0, N_CITIES),  # arg = the first city
+    Decision.free_permit: range(0, 1),
+    Decision.permit_bonus: range(0, 1),
 }
 
 _INT8_FIELDS = {

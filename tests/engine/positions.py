@@ -30,10 +30,6 @@ T_POL1 = 8
 T_NOB_A, T_NOB_B = 9, 10
 T_COIN_ASS, T_ASS_POL, T_VP_POL = 11, 12, 13
 
-# Pending-decision kinds (engine/_core.pxd).
-P_PAY_PERMIT, P_PAY_KING, P_TOKEN, P_TOKEN_PAIR_FIRST = 1, 2, 3, 4
-P_TOKEN_PAIR_SECOND, P_FREE_PERMIT, P_PERMIT_BONUS = 5, 6, 7
-
 
 def city(name) -> int:
     return name if isinstance(name, int) else B.city_index(name)

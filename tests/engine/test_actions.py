@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from council.engine import GameConfig, State, actions, board
-from council.engine._core import ACTION_OFFSETS, NUM_ACTIONS, PAYMENTS
+from council.engine._core import ACTION_KINDS, ACTION_OFFSETS, NUM_ACTIONS, PAYMENTS
 from council.engine.actions import (
     Action,
     ActionKind,
@@ -49,6 +49,35 @@ def test_num_actions_and_ranges():
     assert sum(k.size for k in ActionKind) == NUM_ACTIONS
     for k in ActionKind:
         assert len(k.doc) > 20 and k.doc.endswith(".")
+
+
+def test_the_core_action_table_fits_the_board():
+    # The core's ACTION_KINDS, in id order with no gap, each range as large as the board
+    # facts make it (what actions.py checked at import before it read the table).
+    n_colours, n_regions = len(board.COUNCILLOR_COLOURS), len(board.REGIONS)
+    n_tiles, n_cities = len(board.PERMIT_TILES), board.N_CITIES
+    sizes = {
+        "end_turn": 1,
+        "elect": 4 * n_colours,
+        "acquire": 2 * n_regions,
+        "build_permit": 3 * n_tiles,
+        "build_king": n_cities,
+        "engage": 1,
+        "change": n_regions,
+        "quick_elect": 4 * n_colours,
+        "extra_main": 1,
+        "pay": len(PAYMENTS),
+        "choose_token": n_cities,
+        "choose_free_permit": 2 * n_regions,
+        "choose_permit_bonus": n_tiles,
+    }
+    assert [k.name for k in ACTION_KINDS] == list(sizes)
+    assert {k.name: k.size for k in ACTION_KINDS} == sizes
+    first = 0
+    for k in ACTION_KINDS:
+        assert k.first == first == ACTION_OFFSETS[k.name] == ActionKind(k.name).offset
+        first += k.size
+    assert first == NUM_ACTIONS
 
 
 def test_every_id_round_trips():

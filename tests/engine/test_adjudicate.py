@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from positions import END_TURN, P_PAY_PERMIT, Pos, acquire, pay, play, play_random
+from positions import END_TURN, Pos, acquire, pay, play, play_random
 
 from council.engine import GameConfig, State
+from council.engine._core import Decision
 
 COAST_T, HILLS_T, MOUNT_T, GOLD_T, SILVER_T, BRONZE_T, IRON_T = range(7)
 ALL_BONUS = 0b1111111
@@ -80,7 +81,7 @@ def test_pending_decisions_are_dropped():
     p = mid_game(players=2).turn(current=0).known_councils()
     p.hand(0, white=2, black=1, orange=1).coins(0, 10).vp(0, 4).vp(1, 6)
     s = play(p.state(), acquire("coast", 0))
-    assert s.to_raw()["pending_n"] == 1 and s.to_raw()["pending_kind"][0] == P_PAY_PERMIT
+    assert s.to_raw()["pending_n"] == 1 and s.to_raw()["pending_kind"][0] == Decision.pay_permit
     assert pay(white=2, black=1, orange=1) in s.legal_actions()
     a = s.adjudicated()
     r = a.to_raw()

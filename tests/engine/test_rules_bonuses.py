@@ -7,7 +7,6 @@ import pytest
 from positions import (
     END_TURN,
     ENGAGE,
-    P_TOKEN,
     T_ASS1,
     T_ASS2,
     T_ASS_POL,
@@ -39,6 +38,7 @@ from positions import (
 )
 
 from council.engine import board as B
+from council.engine._core import Decision
 
 COAST, HILLS, MOUNTAINS = 0, 1, 2
 TILE_A = tile("A")  # Arkon; 4 VP + 3 coins
@@ -452,7 +452,7 @@ def test_multi_step_move_pays_only_the_stop_space_by_default():
         assert r["nobility"][0] == start + 2
         assert (r["vp"][0], r["coins"][0]) == (vp, coins), start
         assert r["main_left"] == (1 if kind == "main" else 0)
-        assert (pending(s) == [(P_TOKEN, 0)]) == (kind == "token")
+        assert (pending(s) == [(Decision.city_token, 0)]) == (kind == "token")
 
 
 def test_nobility_bonus_on_pass_variant_pays_every_space_passed():
@@ -533,4 +533,4 @@ def test_pending_decisions_block_other_actions():
     assert of_kind(s.legal_actions(), "choose_token") == sorted(map(city, FAR))
     assert len(s.legal_actions()) == 3
     r = s.to_raw()
-    assert r["pending_kind"][0] == P_TOKEN and r["pending_kind"][1:] == [0] * 15
+    assert r["pending_kind"][0] == Decision.city_token and r["pending_kind"][1:] == [0] * 15
