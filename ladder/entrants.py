@@ -179,7 +179,7 @@ def parse_entrant(spec: str) -> Entrant:
     if match:
         label, spec = match.group(1), match.group(2)
     if spec.startswith("remote:"):
-        agent = _remote(spec[len("remote:") :], spec)
-        return Entrant(label or f"remote({spec[len('remote:') :]})", spec, agent)
+        remote = _remote(spec[len("remote:") :], spec)
+        return Entrant(label or f"remote({spec[len('remote:') :]})", spec, remote)
     agent = parse_agent(spec)
     return Entrant(label or agent_label(agent), spec, agent)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
 
 def run_jobs(
@@ -41,7 +41,7 @@ def _run_pool(function: Callable, jobs: Sequence, record: Callable, workers: int
     limit = 4 * workers  # jobs queued at once; the rest wait here
     queue = list(reversed(jobs))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        running = set()
+        running: set[Future] = set()
         try:
             while queue or running:
                 while queue and len(running) < limit:

@@ -19,7 +19,7 @@ from council.v1 import game_pb2 as pb
 @dataclass(frozen=True)
 class Preset:
     name: str
-    value: int  # the StrengthPreset enum value
+    value: pb.StrengthPreset
     iterations: int | None
     time_s: float | None
     description: str
@@ -54,7 +54,7 @@ BY_VALUE: dict[int, Preset] = {p.value: p for p in PRESETS}
 DEFAULT_PRESET = "casual"
 
 
-def preset_value(name: str) -> int:
+def preset_value(name: str) -> pb.StrengthPreset:
     """The StrengthPreset enum value of a preset name (ValueError if unknown)."""
     try:
         return BY_NAME[name.lower()].value
