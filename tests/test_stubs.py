@@ -3,8 +3,9 @@
 mypy reads a compiled module only through its stub, so a stub that drifts from the
 extension hides a real error (a name it lacks) or invents one (a name it keeps after the
 extension dropped it). For each compiled module: every public name the module defines at
-runtime (``dir(module)`` less dunder and private names and the modules it imports) is
-declared in its stub, and every name the stub declares exists at runtime; the same holds
+runtime (``dir(module)`` less private names, the modules it holds and the names its
+``.pyx`` imports at top level, such as ``namedtuple``) is declared in its stub, and every
+name the stub declares exists at runtime; the same holds
 for the members of each class the module defines (its methods, properties and public
 attributes, ``vars(cls)`` less dunder names). Private names the stub declares because the
 Python side uses them (``_document._check_config``) must exist at runtime too.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 import types
 from pathlib import Path
 
@@ -61,12 +63,45 @@ def _stub(module: str) -> ast.Module:
     return ast.parse((ROOT / COMPILED[module]).read_text(encoding="utf-8"))
 
 
-def _runtime_public(module: types.ModuleType) -> set[str]:
+def _runtime_public(module: types.ModuleType, imported: set[str] = frozenset()) -> set[str]:
     return {
         name
         for name in dir(module)
-        if not name.startswith("_") and not isinstance(getattr(module, name), types.ModuleType)
+        if not name.startswith("_")
+        and name not in imported
+        and not isinstance(getattr(module, name), types.ModuleType)
     }
+
+
+# A top-level Python import of a .pyx (cimports bind no Python name).
+_IMPORT = re.compile(
+    r"^(?:import[ \t]+(?P<modules>[^\n]+)"
+    r"|from[ \t]+[\w.]+[ \t]+import[ \t]+(?:\((?P<group>[^)]*)\)|(?P<names>[^\n(]+)))",
+    re.MULTILINE,
+)
+
+
+def imported_names(source: str) -> set[str]:
+    """The names a .pyx binds by its top-level ``import`` and ``from ... import``."""
+    found = set()
+    for m in _IMPORT.finditer(source):
+        text = m["modules"] or m["group"] or m["names"]
+        for item in re.sub(r"#[^\n]*", "", text).replace("\n", " ").split(","):
+            words = item.split()
+            if not words:
+                continue
+            if len(words) == 3 and words[1] == "as":
+                found.add(words[2])
+            elif m["modules"]:
+                found.add(words[0].split(".")[0])  # `import a.b` binds a
+            else:
+                found.add(words[0])
+    return found
+
+
+def _imported(name: str) -> set[str]:
+    pyx = ROOT / COMPILED[name].replace(".pyi", ".pyx")
+    return imported_names(pyx.read_text(encoding="utf-8"))
 
 
 def test_every_compiled_module_has_a_stub():
@@ -82,7 +117,7 @@ def test_stub_declares_the_module_names(name):
     module = importlib.import_module(name)
     assert Path(module.__file__).suffix in (".so", ".pyd"), "not the compiled module"
     declared = _declared(_stub(name).body)
-    runtime = _runtime_public(module)
+    runtime = _runtime_public(module, _imported(name))
     assert sorted(runtime - set(declared)) == [], f"in {name}, not in its stub"
     assert sorted(n for n in declared if not hasattr(module, n)) == [], (
         f"in the stub of {name}, not in the module"
@@ -131,4 +166,26 @@ def test_stub_check_sees_drift():
     fake.np = types  # an imported module: not a name of the module's own
     fake.X = 1
     fake.Z = 3
-    assert _runtime_public(fake) == {"X", "Z"}
+    fake.namedtuple = ast.parse
+    assert _runtime_public(fake, {"namedtuple"}) == {"X", "Z"}
+    source = (
+        "from libc.stdint cimport int8_t\n"
+        "cimport council.engine._core\n"
+        "import enum\n"
+        "import numpy as np\n"
+        "import os.path\n"
+        "from collections import namedtuple\n"
+        "from council.engine._core import (\n    ACTION_KINDS,  # the table\n    State as S,\n)\n"
+        "from council.engine import board as _board, config\n"
+        "def f():\n    import json\n"
+    )
+    assert imported_names(source) == {
+        "enum",
+        "np",
+        "os",
+        "namedtuple",
+        "ACTION_KINDS",
+        "S",
+        "_board",
+        "config",
+    }
