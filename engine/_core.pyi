@@ -4,12 +4,33 @@ Kept in step with the extension by tests/test_stubs.py: every public name the mo
 its classes) defines at runtime is declared here, and nothing else.
 """
 
-from typing import Any, ClassVar
+import enum
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from council.engine.config import GameConfig
 
+class Decision(enum.IntEnum):
+    """The kinds of pending decision, numbered as the core numbers them."""
+
+    pay_permit = 1
+    pay_king = 2
+    city_token = 3
+    first_of_two_city_tokens = 4
+    second_of_two_city_tokens = 5
+    free_permit = 6
+    permit_bonus = 7
+
+class ActionKindRange(NamedTuple):
+    """The ids ``first .. first + size - 1`` of one kind of action."""
+
+    name: str
+    first: int
+    size: int
+
+# The action kinds in id order, indexed by the core's K_* numbers.
+ACTION_KINDS: tuple[ActionKindRange, ...]
 # Action id ranges by kind: the first id of each kind (council.engine.actions decodes them).
 ACTION_OFFSETS: dict[str, int]
 NUM_ACTIONS: int

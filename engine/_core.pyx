@@ -8,8 +8,8 @@ its inner loop. ``State`` wraps the struct for Python.
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport int8_t, int16_t, uint16_t, uint64_t
 
+import collections
 import enum
-from collections import namedtuple
 
 import numpy as np
 
@@ -1240,7 +1240,7 @@ class Decision(enum.IntEnum):
         return format(self.name, spec)
 
 
-ActionKindRange = namedtuple("ActionKindRange", "name first size")
+ActionKindRange = collections.namedtuple("ActionKindRange", "name first size", module=__name__)
 ActionKindRange.__doc__ = "The ids ``first .. first + size - 1`` of one kind of action."
 
 # One entry per kind, in id order, indexed by the core's K_* numbers.

@@ -26,7 +26,7 @@ from council.mcts._evaluation cimport (
     ValueNet, value_win_chances, fill_value_net, PolicyNet, policy_priors, fill_policy_net,
 )
 
-from council.engine._core import ACTION_KINDS
+from council.engine._core import ACTION_KINDS as _ACTION_KINDS
 
 cdef extern from *:
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
@@ -51,7 +51,7 @@ cdef enum:
 POLICIES = ("none", "learned")
 
 # The action kinds by their K_* number (the rollout policy weighs them).
-KIND_NAMES = tuple(kind.name for kind in ACTION_KINDS)
+KIND_NAMES = tuple(kind.name for kind in _ACTION_KINDS)
 
 ctypedef struct Params:
     int evaluator                 # EVAL_HEURISTIC or EVAL_LEARNED (win chances at the leaves)
