@@ -84,6 +84,8 @@ class ActionKind(enum.Enum):
     ``ACTION_KINDS``; ``doc`` says what the action does and which fields of ``Action`` it
     uses."""
 
+    doc: str  # set by __new__ (not a member)
+
     END_TURN = ("end_turn", "End the turn (legal once the turn's first main action is done).")
     ELECT = ("elect", "Main action: elect a pool councillor `colour` into `balcony`; +4 coins.")
     ACQUIRE = (
@@ -152,7 +154,11 @@ class ActionKind(enum.Enum):
 # The id ranges are the core's; kinds in id order (ActionKind(name) fails for a kind the
 # core has and this module does not).
 _RANGE = {kind.name: kind for kind in ACTION_KINDS}
-_ORDER: tuple[ActionKind, ...] = tuple(ActionKind(kind.name) for kind in ACTION_KINDS)
+_ORDER: tuple[ActionKind, ...] = tuple(
+    # A lookup by value (EnumMeta.__call__), which mypy checks against __new__ instead.
+    ActionKind(kind.name)  # type: ignore[call-arg]
+    for kind in ACTION_KINDS
+)
 _STARTS: tuple[int, ...] = tuple(kind.first for kind in ACTION_KINDS)
 if len(_ORDER) != len(ActionKind):  # pragma: no cover - core/module mismatch
     raise ImportError(f"the core has no action kind for {set(ActionKind) - set(_ORDER)}")
@@ -290,19 +296,27 @@ class Action:
         """The integer id of this action."""
         K = ActionKind
         k = self.kind
+        # The fields of the kind are set (__post_init__ checked them; the asserts say so).
         if k in (K.ELECT, K.QUICK_ELECT):
+            assert self.balcony is not None and self.colour is not None
             i = self.balcony * N_COLOURS + self.colour
         elif k in (K.ACQUIRE, K.CHOOSE_FREE_PERMIT):
+            assert self.region is not None and self.slot is not None
             i = self.region * 2 + self.slot
         elif k is K.BUILD_PERMIT:
+            assert self.tile is not None and self.position is not None
             i = self.tile * 3 + self.position
         elif k in (K.BUILD_KING, K.CHOOSE_TOKEN):
+            assert self.city is not None
             i = self.city
         elif k is K.CHANGE:
+            assert self.region is not None
             i = self.region
         elif k is K.PAY:
+            assert self.payment is not None
             i = self.payment
         elif k is K.CHOOSE_PERMIT_BONUS:
+            assert self.tile is not None
             i = self.tile
         else:
             i = 0
@@ -338,26 +352,32 @@ class Action:
         if k is K.END_TURN:
             return "end"
         if k in (K.ELECT, K.QUICK_ELECT):
+            assert self.colour is not None and self.balcony is not None  # as in id
             verb = "elect" if k is K.ELECT else "quick-elect"
             return f"{verb} {board.COUNCILLOR_COLOURS[self.colour]} {BALCONY_NAMES[self.balcony]}"
         if k in (K.ACQUIRE, K.CHOOSE_FREE_PERMIT):
+            assert self.region is not None
             verb = "acquire" if k is K.ACQUIRE else "free-permit"
             return f"{verb} {board.REGIONS[self.region]} {self.slot}"
         if k is K.BUILD_PERMIT:
             where = f"#{self.position}" if self.city is None else board.CITY_NAMES[self.city]
             return f"build {where} with permit {self.tile}"
         if k is K.BUILD_KING:
+            assert self.city is not None
             return f"king {board.CITY_NAMES[self.city]}"
         if k is K.ENGAGE:
             return "engage"
         if k is K.CHANGE:
+            assert self.region is not None
             return f"change {board.REGIONS[self.region]}"
         if k is K.EXTRA_MAIN:
             return "extra-main"
         if k is K.PAY:
+            assert self.cards is not None
             names = [board.CARD_KINDS[j] for j, n in enumerate(self.cards) for _ in range(n)]
             return "pay " + "+".join(names)
         if k is K.CHOOSE_TOKEN:
+            assert self.city is not None
             return f"token {board.CITY_NAMES[self.city]}"
         return f"permit-bonus {self.tile}"
 
@@ -562,7 +582,9 @@ def describe(state, action_id: int) -> str:
     layout = board.Layout.from_index(raw["layout"])
     if k is K.END_TURN:
         return "end the turn"
+    # The fields of the kind are set (Action.__post_init__ checked them).
     if k in (K.ELECT, K.QUICK_ELECT):
+        assert a.colour is not None and a.balcony is not None
         colour = board.COUNCILLOR_COLOURS[a.colour]
         out = board.COUNCILLOR_COLOURS[raw["balcony"][a.balcony][3]]
         where = f"the {BALCONY_NAMES[a.balcony]} council"
@@ -570,6 +592,7 @@ def describe(state, action_id: int) -> str:
         kind = "main" if k is K.ELECT else "quick"
         return f"{kind} action: elect a {colour} councillor into {where} ({out} leaves); {cost}"
     if k in (K.ACQUIRE, K.CHOOSE_FREE_PERMIT):
+        assert a.region is not None
         tile = raw["face_up"][a.region][a.slot]
         what = "an empty slot" if tile < 0 else _tile_text(tile)
         where = f"{board.REGIONS[a.region]} slot {a.slot}"
@@ -580,6 +603,7 @@ def describe(state, action_id: int) -> str:
     if k is K.BUILD_PERMIT:
         if a.city is None:
             return f"build with permit {a.tile}: the tile has no city #{a.position} (never legal)"
+        assert a.tile is not None
         others = _others_in_city(raw, a.city)
         return (
             f"main action: build an emporium in {board.CITY_NAMES[a.city]} using "
@@ -587,6 +611,7 @@ def describe(state, action_id: int) -> str:
             f"{_token_text(raw, a.city)}"
         )
     if k is K.BUILD_KING:
+        assert a.city is not None
         roads = layout.distance(raw["king_city"], a.city)
         frm = board.CITY_NAMES[raw["king_city"]]
         return (
@@ -598,6 +623,7 @@ def describe(state, action_id: int) -> str:
     if k is K.ENGAGE:
         return "quick action: pay 3 coins, gain 1 assistant"
     if k is K.CHANGE:
+        assert a.region is not None
         return (
             f"quick action: pay 1 assistant; the face-up {board.REGIONS[a.region]} permit tiles "
             "go under the deck and two new ones are drawn"
@@ -605,12 +631,15 @@ def describe(state, action_id: int) -> str:
     if k is K.EXTRA_MAIN:
         return "quick action: pay 3 assistants for one more main action this turn"
     if k is K.PAY:
+        assert a.cards is not None
         n = sum(a.cards)
         jokers = a.cards[JOKER]
         cost = board.RULE_NUMBERS["council_cost_by_cards"][n] + jokers
         return f"{a.to_text()}: {n} card(s), {cost} coin(s)"
     if k is K.CHOOSE_TOKEN:
+        assert a.city is not None
         return f"nobility bonus: {_token_text(raw, a.city)}"
+    assert a.tile is not None
     return f"nobility bonus: gain again the bonus of {_tile_text(a.tile)}"
 
 

@@ -153,7 +153,8 @@ class Layout:
         names = [road for r in range(3) for road in self._side(r)["roads"]]
         names += _DATA["cross_region_roads"]
         names.append(_DATA["cross_region_road_by_hills_side"][self.code[1]])
-        return tuple(sorted(tuple(sorted(map(city_index, n.split("-")))) for n in names))
+        ends = (sorted(map(city_index, n.split("-"))) for n in names)  # "A-B": two cities
+        return tuple(sorted((a, b) for a, b in ends))
 
     def neighbours(self, city: int) -> tuple[int, ...]:
         return tuple(b if a == city else a for a, b in self.roads if city in (a, b))
