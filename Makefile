@@ -24,11 +24,13 @@ run: build
 	$(VENV)/bin/council-ai serve
 
 # ruff for the Python, cython-lint for the .pyx/.pxd (settings in pyproject.toml; it runs
-# pycodestyle, which it finds on PATH).
+# pycodestyle, which it finds on PATH), mypy for the types: it finds the packages under their
+# council.* names through build/mypy/council/*, links to the folders (see [tool.mypy]).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/cython-lint engine mcts
+	mkdir -p build/mypy/council && for d in engine mcts server ladder proto/council/v1; do ln -sfn "$(CURDIR)/$$d" build/mypy/council/$${d##*/}; done && $(VENV)/bin/mypy
 
 # Bounds checks and the undefined-behaviour sanitizer on, built apart from the main build.
 debug-build: $(STAMP)
