@@ -19,7 +19,6 @@ BONUS_TILES: tuple[str, ...]
 KING_TILES: tuple[int, ...]
 MAX_PENDING_DECISIONS: int
 # By the core's P_* number; index 0 (no decision) is None.
-DECISION_KINDS: tuple[str | None, ...]
 CONFIG_FIELDS: tuple[str, ...]
 
 # A GameConfig, or the [(field, problem)] list of what is wrong with `values`.

@@ -21,6 +21,7 @@ from council.engine._core cimport (
 from council.engine._status cimport state_problems
 
 from council.engine import board as _board
+from council.engine._core import Decision
 from council.engine.config import GameConfig
 from council.v1 import game_pb2 as pb
 
@@ -36,11 +37,6 @@ KING_TILES = _board.KING_REWARD_TILES
 # At most 4 decisions are ever queued: only nobility spaces 4, 10, 14 and 16 raise one, and
 # a player reaches each once; a payment is always the only pending decision.
 MAX_PENDING_DECISIONS = 4
-# Decision kinds by the core's P_* number (index 0 unused), as State.decision() names them.
-DECISION_KINDS = (
-    None, "pay_permit", "pay_king", "city_token", "first_of_two_city_tokens",
-    "second_of_two_city_tokens", "free_permit", "permit_bonus",
-)
 
 cdef int INT8_MAX = 127
 cdef int INT16_MAX = 32767
@@ -58,7 +54,8 @@ cdef dict COLOUR_INDEX = {name: i for i, name in enumerate(COLOURS)}
 cdef dict REGION_INDEX = {name: i for i, name in enumerate(REGIONS)}
 cdef dict BONUS_INDEX = {name: i for i, name in enumerate(BONUS_TILES)}
 cdef dict KING_TILE_INDEX = {vp: i for i, vp in enumerate(KING_TILES)}
-cdef dict DECISION_INDEX = {name: i for i, name in enumerate(DECISION_KINDS) if name}
+cdef dict DECISION_INDEX = {d.name: d.value for d in Decision}
+cdef tuple DECISION_NAMES = tuple(d.name for d in Decision)
 cdef tuple LAYOUT_KING_CITY = tuple(
     _board.Layout.from_index(i).king_city for i in range(len(_board.LAYOUT_CODES))
 )
@@ -421,8 +418,7 @@ cdef class _Reader:
     cdef void read_pending(self, d, int i, str path) except *:
         cdef GameState* g = self.g
         cdef int kind, region, arg = 0
-        kind = self.name(DECISION_INDEX, d.kind, "decision kind", DECISION_KINDS[1:], path,
-                         "kind")
+        kind = self.name(DECISION_INDEX, d.kind, "decision kind", DECISION_NAMES, path, "kind")
         if kind < 0:
             return
         given = d.WhichOneof("arg")
@@ -583,7 +579,7 @@ def write_state(State state):
         t.end_trigger = g.end_trigger
     for i in range(g.pending_n):
         kind, arg = g.pending_kind[i], g.pending_arg[i]
-        entry = t.pending.add(kind=DECISION_KINDS[kind])
+        entry = t.pending.add(kind=Decision(kind).name)
         if kind == P_PAY_PERMIT:
             entry.permit.region = REGIONS[arg >> 1]
             entry.permit.slot = arg & 1
