@@ -28,7 +28,7 @@ cdef enum:
 # Action space: one fixed range of integers (documented in council.engine.actions).
 cdef enum:
     A_END_TURN = 0
-    A_ELECT = 1              # + balcony*6 + colour (main action, +4 coins)
+    A_ELECT = 1              # + balcony*6 + colour (main action, gains coins)
     A_ACQUIRE = 25           # + region*2 + slot; the payment follows as a PAY decision
     A_BUILD_PERMIT = 31      # + tile*3 + k (k-th city on the tile)
     A_BUILD_KING = 166       # + city; the payment follows as a PAY decision
@@ -173,6 +173,26 @@ cdef int8_t PAY_SIZE[N_PAYMENTS]
 cdef int16_t START_COINS[MAX_PLAYERS]
 cdef int16_t START_ASSISTANTS[MAX_PLAYERS]
 
+
+# The rule numbers of board.json (council.engine.board.RULE_NUMBERS) besides the council
+# costs and starting resources above; _core.rule_numbers() gives them back in that form.
+ctypedef struct RuleNumbers:
+    int start_hand                       # politics cards dealt to each player
+    int cards_per_kind[N_CARD_KINDS]     # politics cards of each colour, then jokers
+    int politics_cards                   # all of them
+    int councillors_per_colour
+    int joker_cost                       # coins each joker adds to a council payment
+    int elect_coins                      # gained by the main action elect
+    int king_cost_per_road
+    int engage_coins                     # the price of an assistant
+    int extra_main_assistants            # the price of an extra main action
+    int tenth_emporium_vp                # to the first player to build all emporiums
+    int nobility_first_vp
+    int nobility_second_vp
+    int most_permits_vp
+
+cdef RuleNumbers RULES
+
 # Bonus key order in the tables: VP, coins, assistants, politics, nobility, main_action.
 cdef enum:
     B_VP = 0
@@ -215,14 +235,14 @@ cdef inline int random_below(uint64_t* rng, int n) noexcept nogil:
     return <int>(((next_random(rng) >> 32) * <uint64_t>n) >> 32)
 
 
-# Coins a payment costs: its size's base cost plus one per joker.
+# Coins a payment costs: its size's base cost plus the price of its jokers.
 cdef inline int payment_cost(int pay) noexcept nogil:
-    return COUNCIL_COST[PAY_SIZE[pay]] + PAY_COUNTS[pay][JOKER]
+    return COUNCIL_COST[PAY_SIZE[pay]] + RULES.joker_cost * PAY_COUNTS[pay][JOKER]
 
 
 # Coins the king's move from his city to `city` costs.
 cdef inline int king_travel_cost(GameState* s, int city) noexcept nogil:
-    return 2 * LAYOUT_DIST[s.layout][s.king_city][city]
+    return RULES.king_cost_per_road * LAYOUT_DIST[s.layout][s.king_city][city]
 
 
 cdef class State:

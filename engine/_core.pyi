@@ -39,6 +39,9 @@ PAYMENTS: tuple[tuple[int, ...], ...]
 # The GameState struct as a NumPy structured dtype (the fields of State.to_raw).
 STATE_DTYPE: np.dtype[np.void]
 
+def rule_numbers() -> dict[str, Any]:
+    """The rule numbers the core plays by, in the form of council.engine.board.RULE_NUMBERS."""
+
 class IllegalActionError(ValueError):
     """An action that is not legal in the state it was applied to."""
 

@@ -32,10 +32,17 @@ cdef extern from *:
 cdef uint64_t PAY_PACKED[N_PAYMENTS]
 cdef int16_t PAY_SIZE_START[6]
 
+# Bounds on rule numbers that size buffers or must fit the state's int8/int16 fields.
+cdef enum:
+    MAX_COUNCILLORS_PER_COLOUR = 20
+    MAX_CARDS_PER_KIND = 1000
+    MAX_START_HAND = 100
+
 
 def _fill_tables():
     keys = _board.BONUS_KEYS
     assert keys == ("VP", "coins", "assistants", "politics", "nobility", "main_action")
+    assert _board.NOBILITY_MAX == NOBILITY_MAX, "the nobility track's length is compiled in"
     cdef int i, j, k, li, c
     for c in range(N_CITIES):
         CITY_REGION[c] = _board.CITY_REGION[c]
@@ -91,14 +98,7 @@ def _fill_tables():
         BONUS_TILE_VP[i] = _board.BONUS_TILE_VP[i]
     for i in range(N_KING_TILES):
         KING_TILE_VP[i] = _board.KING_REWARD_TILES[i]
-    costs = _board.RULE_NUMBERS["council_cost_by_cards"]
-    COUNCIL_COST[0] = 0
-    for i in range(1, 5):
-        COUNCIL_COST[i] = costs[i]
-    start = _board.RULE_NUMBERS["start"]
-    for i in range(MAX_PLAYERS):
-        START_COINS[i] = start["coins"][i]
-        START_ASSISTANTS[i] = start["assistants"][i]
+    _fill_rule_numbers(_board.RULE_NUMBERS)
     # Payments: every multiset of 1..4 cards over the 7 kinds, by size then lexicographically.
     payments = []
     for size in range(1, 5):
@@ -120,6 +120,68 @@ def _fill_tables():
     PAY_SIZE_START[5] = N_PAYMENTS
     for i in range(N_PAYMENTS - 1, -1, -1):
         PAY_SIZE_START[PAY_SIZE[i]] = i
+
+
+def _fill_rule_numbers(rules):
+    costs = rules["council_cost_by_cards"]
+    COUNCIL_COST[0] = 0
+    for i in range(1, 5):
+        COUNCIL_COST[i] = costs[i]
+        # min_payment_cost relies on more cards never costing more.
+        assert 0 <= costs[i] <= (costs[i - 1] if i > 1 else costs[i]), costs
+    start = rules["start"]
+    for i in range(MAX_PLAYERS):
+        START_COINS[i] = start["coins"][i]
+        START_ASSISTANTS[i] = start["assistants"][i]
+    RULES.start_hand = start["hand"]
+    cards = rules["politics_cards"]
+    RULES.politics_cards = 0
+    for k in range(N_CARD_KINDS):
+        RULES.cards_per_kind[k] = cards["jokers"] if k == JOKER else cards["per_colour"]
+        assert 0 <= RULES.cards_per_kind[k] <= MAX_CARDS_PER_KIND, cards
+        RULES.politics_cards += RULES.cards_per_kind[k]
+    assert 0 <= RULES.start_hand <= MAX_START_HAND, start
+    RULES.councillors_per_colour = rules["councillors_per_colour"]
+    # Enough councillors to fill every balcony, and no more than the setup buffer holds.
+    assert (N_BALCONIES * BALCONY_SIZE <= N_COLOURS * RULES.councillors_per_colour
+            and RULES.councillors_per_colour <= MAX_COUNCILLORS_PER_COLOUR), rules
+    RULES.joker_cost = rules["council_cost_per_joker"]
+    assert RULES.joker_cost >= 0, rules
+    RULES.elect_coins = rules["elect_coins"]
+    RULES.king_cost_per_road = rules["king_cost_per_road"]
+    RULES.engage_coins = rules["engage_assistant_coins"]
+    RULES.extra_main_assistants = rules["extra_main_assistants"]
+    RULES.tenth_emporium_vp = rules["tenth_emporium_vp"]
+    RULES.nobility_first_vp = rules["nobility_first_vp"]
+    RULES.nobility_second_vp = rules["nobility_second_vp"]
+    RULES.most_permits_vp = rules["most_permits_vp"]
+
+
+def rule_numbers():
+    """The rule numbers the core plays by, in the form of
+    ``council.engine.board.RULE_NUMBERS`` (which they are loaded from)."""
+    return {
+        "start": {
+            "coins": [START_COINS[i] for i in range(MAX_PLAYERS)],
+            "assistants": [START_ASSISTANTS[i] for i in range(MAX_PLAYERS)],
+            "hand": RULES.start_hand,
+        },
+        "politics_cards": {
+            "per_colour": RULES.cards_per_kind[0],
+            "jokers": RULES.cards_per_kind[JOKER],
+        },
+        "councillors_per_colour": RULES.councillors_per_colour,
+        "council_cost_by_cards": [None] + [COUNCIL_COST[i] for i in range(1, 5)],
+        "council_cost_per_joker": RULES.joker_cost,
+        "elect_coins": RULES.elect_coins,
+        "king_cost_per_road": RULES.king_cost_per_road,
+        "engage_assistant_coins": RULES.engage_coins,
+        "extra_main_assistants": RULES.extra_main_assistants,
+        "tenth_emporium_vp": RULES.tenth_emporium_vp,
+        "nobility_first_vp": RULES.nobility_first_vp,
+        "nobility_second_vp": RULES.nobility_second_vp,
+        "most_permits_vp": RULES.most_permits_vp,
+    }
 
 
 _fill_tables()
@@ -321,7 +383,7 @@ cdef void build_emporium(GameState* s, int p, int city) noexcept nogil:
     s.emporia_n[p] += 1
     if s.emporia_n[p] == MAX_EMPORIUMS and s.end_trigger < 0:
         s.end_trigger = p
-        s.vp[p] += 3
+        s.vp[p] += RULES.tenth_emporium_vp
     # Linked bonus (RULINGS 11): this city and every city linked to it through roads
     # whose cities all hold this player's emporiums; each token once.
     own = s.emporia[p]
@@ -373,7 +435,7 @@ cdef inline void council_colour_counts(GameState* s, int b, int* counts) noexcep
 cdef int min_payment_cost(GameState* s, int p, int b) noexcept nogil:
     """Cheapest coins needed to satisfy balcony b with p's hand, or -1 if impossible."""
     cdef int counts[N_COLOURS]
-    cdef int k, m = 0, total, h
+    cdef int k, m = 0, total, h, j, cost, best = -1
     council_colour_counts(s, b, counts)
     for k in range(N_COLOURS):
         h = s.hand[p][k]
@@ -383,10 +445,14 @@ cdef int min_payment_cost(GameState* s, int p, int b) noexcept nogil:
     total = m + s.hand[p][JOKER]
     if total > 4:
         total = 4
-    if total == 0:
-        return -1
-    # Each joker beyond the matched cards lowers the base cost by 3 or 4 and costs 1.
-    return COUNCIL_COST[total] + (total - m)
+    # Every matched card helps (more cards never cost more); j jokers on top of them lower
+    # the base cost and cost joker_cost each.
+    for j in range(total - m + 1):
+        if m + j > 0:
+            cost = COUNCIL_COST[m + j] + RULES.joker_cost * j
+            if best < 0 or cost < best:
+                best = cost
+    return best
 
 
 cdef int list_payments(GameState* s, int p, int b, int budget, int* out) noexcept nogil:
@@ -412,10 +478,15 @@ cdef int list_payments(GameState* s, int p, int b, int budget, int* out) noexcep
     for size in range(1, 5):
         if size > total:
             break
-        # A payment costs its size's base plus 1 per joker: the budget caps the jokers.
+        # A payment costs its size's base plus joker_cost per joker: the budget caps the
+        # jokers.
         jokers = budget - COUNCIL_COST[size]
         if jokers < 0:
             continue
+        if RULES.joker_cost > 0:
+            jokers = jokers // RULES.joker_cost
+        else:
+            jokers = size
         if jokers > h:
             jokers = h
         if jokers > size:
@@ -522,7 +593,8 @@ cdef int legal_actions(GameState* s, int* out) noexcept nogil:
                         out[n] = A_BUILD_KING + c
                         n += 1
     if not s.quick_used:
-        if s.coins[p] >= 3 and (s.assistant_supply == 0 or assistants_in_supply(s) > 0):
+        if s.coins[p] >= RULES.engage_coins and (s.assistant_supply == 0
+                                                 or assistants_in_supply(s) > 0):
             out[n] = A_ENGAGE
             n += 1
         if s.assistants[p] >= 1:
@@ -535,7 +607,7 @@ cdef int legal_actions(GameState* s, int* out) noexcept nogil:
                     if s.pool[c] > 0:
                         out[n] = A_QUICK_ELECT + b * N_COLOURS + c
                         n += 1
-        if s.assistants[p] >= 3:
+        if s.assistants[p] >= RULES.extra_main_assistants:
             out[n] = A_EXTRA_MAIN
             n += 1
     return n
@@ -589,8 +661,9 @@ cdef void end_awards(GameState* s, int* award) noexcept nogil:
     cdef int p, best, second, count, ties, n = s.n_players
     for p in range(n):
         award[p] = 0
-    # Nobility: 5 to every player tied first; 2 to every player tied second, only if the
-    # first place is not shared. Players still at 0 count (RULINGS 17).
+    # Nobility: first-place VP to every player tied first; second-place VP to every player
+    # tied second, only if the first place is not shared. Players still at 0 count
+    # (RULINGS 17).
     best = -1
     for p in range(n):
         if s.nobility[p] > best:
@@ -598,7 +671,7 @@ cdef void end_awards(GameState* s, int* award) noexcept nogil:
     ties = 0
     for p in range(n):
         if s.nobility[p] == best:
-            award[p] += 5
+            award[p] += RULES.nobility_first_vp
             ties += 1
     if ties == 1:
         second = -1
@@ -607,7 +680,7 @@ cdef void end_awards(GameState* s, int* award) noexcept nogil:
                 second = s.nobility[p]
         for p in range(n):
             if s.nobility[p] == second:
-                award[p] += 2
+                award[p] += RULES.nobility_second_vp
     # Most permit tiles, face up and used (RULINGS 8); a player needs at least one.
     best = 0
     for p in range(n):
@@ -622,7 +695,7 @@ cdef void end_awards(GameState* s, int* award) noexcept nogil:
         if ties == 1 or s.permit_tie_all:
             for p in range(n):
                 if popcount64(s.permits_up[p] | s.permits_down[p]) == best:
-                    award[p] += 3
+                    award[p] += RULES.most_permits_vp
 
 
 cdef void final_scoring(GameState* s) noexcept nogil:
@@ -701,7 +774,7 @@ cdef void apply_action(GameState* s, int a) noexcept nogil:
     if a < A_ACQUIRE:
         a -= A_ELECT
         elect(s, a // N_COLOURS, a % N_COLOURS)
-        add_coins(s, p, 4)
+        add_coins(s, p, RULES.elect_coins)
         s.main_left -= 1
         s.main_done += 1
     elif a < A_BUILD_PERMIT:
@@ -722,7 +795,7 @@ cdef void apply_action(GameState* s, int a) noexcept nogil:
         push_pending(s, P_PAY_KING, a - A_BUILD_KING)
     elif a == A_ENGAGE:
         s.quick_used = 1
-        s.coins[p] -= 3
+        s.coins[p] -= RULES.engage_coins
         add_assistants(s, p, 1)
     elif a < A_QUICK_ELECT:
         r = a - A_CHANGE
@@ -743,7 +816,7 @@ cdef void apply_action(GameState* s, int a) noexcept nogil:
         elect(s, a // N_COLOURS, a % N_COLOURS)
     elif a == A_EXTRA_MAIN:
         s.quick_used = 1
-        s.assistants[p] -= 3
+        s.assistants[p] -= RULES.extra_main_assistants
         s.main_left += 1
     elif a < A_CHOOSE_TOKEN:
         pay = a - A_PAY
@@ -805,7 +878,8 @@ cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
                      uint64_t seed) noexcept nogil:
     cdef int i, j, k, r, c, t, p, tmp, _n
     cdef int8_t tokens[N_TOKENS]
-    cdef int8_t councillors[N_COLOURS * 4]
+    cdef int8_t councillors[N_COLOURS * MAX_COUNCILLORS_PER_COLOUR]
+    cdef int n_councillors = N_COLOURS * RULES.councillors_per_colour
     memset(s, 0, sizeof(GameState))
     s.n_players = n_players
     s.layout = layout
@@ -832,17 +906,17 @@ cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
         else:
             s.city_token[c] = tokens[t]
             t += 1
-    # Councillors: 4 at random in each balcony, 8 in the pool.
-    for i in range(N_COLOURS * 4):
-        councillors[i] = i // 4
-    for i in range(N_COLOURS * 4 - 1, 0, -1):
+    # Councillors: 4 at random in each balcony, the others in the pool.
+    for i in range(n_councillors):
+        councillors[i] = i // RULES.councillors_per_colour
+    for i in range(n_councillors - 1, 0, -1):
         j = random_below(&s.rng, i + 1)
         tmp = councillors[i]
         councillors[i] = councillors[j]
         councillors[j] = tmp
     for i in range(N_BALCONIES * BALCONY_SIZE):
         s.balcony[i // BALCONY_SIZE][i % BALCONY_SIZE] = councillors[i]
-    for i in range(N_BALCONIES * BALCONY_SIZE, N_COLOURS * 4):
+    for i in range(N_BALCONIES * BALCONY_SIZE, n_councillors):
         s.pool[councillors[i]] += 1
     # Permit decks (kept unordered: draws pick at random).
     for r in range(N_REGIONS):
@@ -861,15 +935,14 @@ cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
         for i in range(2):
             s.face_up[r][i] = draw_permit(s, r)
     s.bonus_tiles_left = (1 << N_BONUS_TILES) - 1
-    # Politics cards: 13 of each colour and 12 jokers; 6 to each player.
-    for k in range(N_COLOURS):
-        s.politics_deck[k] = 13
-    s.politics_deck[JOKER] = 12
-    s.politics_deck_n = 90
+    # Politics cards: the deck, then the starting hands.
+    for k in range(N_CARD_KINDS):
+        s.politics_deck[k] = RULES.cards_per_kind[k]
+    s.politics_deck_n = RULES.politics_cards
     for p in range(n_players):
         s.coins[p] = START_COINS[p]
         s.assistants[p] = START_ASSISTANTS[p]
-        for _n in range(6):
+        for _n in range(RULES.start_hand):
             draw_politics(s, p)
     s.current = 0
     start_turn(s)
@@ -911,7 +984,7 @@ cdef void determinize(GameState* s, uint64_t seed) noexcept nogil:
     cdef int k, q, _i, r, total = 0, v = s.viewer
     s.rng = mix_seed(seed)
     for k in range(N_CARD_KINDS):
-        unseen[k] = (12 if k == JOKER else 13) - s.discard[k] - s.hand[v][k]
+        unseen[k] = RULES.cards_per_kind[k] - s.discard[k] - s.hand[v][k]
         total += unseen[k]
     for q in range(s.n_players):
         if q == v:

@@ -9,18 +9,21 @@ cities by name or letter; ``<balcony>`` is ``coast``, ``hills``, ``mountains`` o
 ``king``; ``<slot>`` is ``0`` or ``1``; ``<tile>`` is a permit tile number ``0..44``)::
 
     end                                   end the turn
-    elect <colour> <balcony>              main action: elect a councillor, +4 coins
+    elect <colour> <balcony>              main action: elect a councillor, gain coins
     acquire <region> <slot>               main action: take a face-up permit tile
     build <city> with permit <tile>       main action: build with one of your permit tiles
     king <city>                           main action: move the king and build there
-    engage                                quick action: engage an assistant for 3 coins
+    engage                                quick action: engage an assistant for coins
     change <region>                       quick action: change a region's face-up tiles
     quick-elect <colour> <balcony>        quick action: elect a councillor for 1 assistant
-    extra-main                            quick action: 3 assistants for a main action
+    extra-main                            quick action: assistants for a main action
     pay <card>+<card>+...                 the politics cards paying a council
     token <city>                          take a city token bonus (nobility 4 and 16)
     free-permit <region> <slot>           take a face-up permit tile free (nobility 10)
     permit-bonus <tile>                   regain a permit tile's bonus (nobility 14)
+
+What the actions cost and give is in ``ActionKind.doc`` and ``describe``, with the rule
+numbers of the board data.
 
 The 2nd-edition words are accepted in input (RULINGS 2): ``queen`` for ``king`` and
 ``servant`` for ``assistant``. The words ``with`` and ``permit`` in ``build`` may be left
@@ -59,7 +62,7 @@ import enum
 from dataclasses import dataclass, fields
 
 from council.engine import board
-from council.engine._core import ACTION_KINDS, NUM_ACTIONS, PAYMENTS
+from council.engine._core import ACTION_KINDS, NUM_ACTIONS, PAYMENTS, rule_numbers
 
 __all__ = [
     "NUM_ACTIONS",
@@ -77,6 +80,7 @@ N_REGIONS = len(board.REGIONS)
 N_CITIES = board.N_CITIES
 N_TILES = len(board.PERMIT_TILES)
 JOKER = len(board.CARD_KINDS) - 1
+_RULES = board.RULE_NUMBERS  # the numbers in the kinds' docs (describe asks the core)
 
 
 class ActionKind(enum.Enum):
@@ -87,7 +91,11 @@ class ActionKind(enum.Enum):
     doc: str  # set by __new__ (not a member)
 
     END_TURN = ("end_turn", "End the turn (legal once the turn's first main action is done).")
-    ELECT = ("elect", "Main action: elect a pool councillor `colour` into `balcony`; +4 coins.")
+    ELECT = (
+        "elect",
+        "Main action: elect a pool councillor `colour` into `balcony`; "
+        f"+{_RULES['elect_coins']} coins.",
+    )
     ACQUIRE = (
         "acquire",
         "Main action: take face-up permit tile `slot` of `region`; a PAY decision follows.",
@@ -99,10 +107,13 @@ class ActionKind(enum.Enum):
     )
     BUILD_KING = (
         "build_king",
-        "Main action: move the king to `city` (2 coins per road) and build an emporium "
-        "there; a PAY decision for the king's council follows.",
+        f"Main action: move the king to `city` ({_RULES['king_cost_per_road']} coins per road) "
+        "and build an emporium there; a PAY decision for the king's council follows.",
     )
-    ENGAGE = ("engage", "Quick action: pay 3 coins for 1 assistant.")
+    ENGAGE = (
+        "engage",
+        f"Quick action: pay {_RULES['engage_assistant_coins']} coins for 1 assistant.",
+    )
     CHANGE = (
         "change",
         "Quick action: pay 1 assistant; the face-up tiles of `region` go under its deck "
@@ -112,7 +123,10 @@ class ActionKind(enum.Enum):
         "quick_elect",
         "Quick action: pay 1 assistant to elect pool councillor `colour` into `balcony`.",
     )
-    EXTRA_MAIN = ("extra_main", "Quick action: pay 3 assistants for one more main action.")
+    EXTRA_MAIN = (
+        "extra_main",
+        f"Quick action: pay {_RULES['extra_main_assistants']} assistants for one more main action.",
+    )
     PAY = (
         "pay",
         "Pay the pending council with the politics cards `cards` (counts of the six "
@@ -573,10 +587,12 @@ def describe(state, action_id: int) -> str:
     """A longer description of an action in a state: what it costs and gives.
 
     The action need not be legal; the text uses the state only for what is on the board
-    (face-up tiles, the king's city, tokens, council costs).
+    (face-up tiles, the king's city, tokens); the prices are the rule numbers the core plays
+    by (``council.engine._core.rule_numbers()``, loaded from the board data).
     """
     a = Action.from_id(action_id)
     raw = state.to_raw()
+    rules = rule_numbers()
     K = ActionKind
     k = a.kind
     layout = board.Layout.from_index(raw["layout"])
@@ -588,7 +604,7 @@ def describe(state, action_id: int) -> str:
         colour = board.COUNCILLOR_COLOURS[a.colour]
         out = board.COUNCILLOR_COLOURS[raw["balcony"][a.balcony][3]]
         where = f"the {BALCONY_NAMES[a.balcony]} council"
-        cost = "+4 coins" if k is K.ELECT else "costs 1 assistant"
+        cost = f"+{rules['elect_coins']} coins" if k is K.ELECT else "costs 1 assistant"
         kind = "main" if k is K.ELECT else "quick"
         return f"{kind} action: elect a {colour} councillor into {where} ({out} leaves); {cost}"
     if k in (K.ACQUIRE, K.CHOOSE_FREE_PERMIT):
@@ -616,12 +632,13 @@ def describe(state, action_id: int) -> str:
         frm = board.CITY_NAMES[raw["king_city"]]
         return (
             f"main action: move the king from {frm} to {board.CITY_NAMES[a.city]} "
-            f"({roads} road(s), {2 * roads} coins) and build an emporium there; costs "
-            f"{_others_in_city(raw, a.city)} assistant(s); pay the king's council; "
+            f"({roads} road(s), {rules['king_cost_per_road'] * roads} coins) and build an "
+            f"emporium there; costs {_others_in_city(raw, a.city)} assistant(s); pay the "
+            "king's council; "
             f"{_token_text(raw, a.city)}"
         )
     if k is K.ENGAGE:
-        return "quick action: pay 3 coins, gain 1 assistant"
+        return f"quick action: pay {rules['engage_assistant_coins']} coins, gain 1 assistant"
     if k is K.CHANGE:
         assert a.region is not None
         return (
@@ -629,12 +646,15 @@ def describe(state, action_id: int) -> str:
             "go under the deck and two new ones are drawn"
         )
     if k is K.EXTRA_MAIN:
-        return "quick action: pay 3 assistants for one more main action this turn"
+        return (
+            f"quick action: pay {rules['extra_main_assistants']} assistants for one more main "
+            "action this turn"
+        )
     if k is K.PAY:
         assert a.cards is not None
         n = sum(a.cards)
         jokers = a.cards[JOKER]
-        cost = board.RULE_NUMBERS["council_cost_by_cards"][n] + jokers
+        cost = rules["council_cost_by_cards"][n] + rules["council_cost_per_joker"] * jokers
         return f"{a.to_text()}: {n} card(s), {cost} coin(s)"
     if k is K.CHOOSE_TOKEN:
         assert a.city is not None

@@ -47,6 +47,8 @@ BONUS_TILE_VP: tuple[int, ...] = tuple(_DATA["region_bonus_tiles"][r] for r in R
 )
 NOBILITY_MAX: int = _DATA["nobility_track"]["max"]
 NOBILITY_SPACES: dict[int, dict] = {int(k): v for k, v in _DATA["nobility_track"]["spaces"].items()}
+# The rule numbers: the compiled core loads them (council.engine._core.rule_numbers() gives
+# back what it plays by) and holds no copy of its own.
 RULE_NUMBERS = {
     k: _DATA[k]
     for k in (
