@@ -5,7 +5,7 @@ An entrant spec is either an agent spec of ``council.mcts.agents.parse_agent``
 endpoint ``remote:HOST:PORT[,option=value...]`` that speaks ``council.v1.CouncilService``:
 
 =================  ===========================================================================
-``preset=NAME``     a strength preset (beginner, casual, strong, max)
+``preset=NAME``     a strength preset (beginner, casual, strong)
 ``iterations=N``    an iteration budget (with a preset: it can only shorten it)
 ``time_s=S``        a search-time budget in seconds (sent as ``limits.max_time``)
 ``deadline_s=S``    the RPC deadline of every move (default 10 s); past it the seat forfeits

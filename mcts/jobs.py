@@ -1,8 +1,17 @@
 """Games as jobs: run in this process, in a pool of worker processes, or as Ray tasks on a
 local private instance or a cluster, each result handed back as it arrives.
 
-Self-play (``council-ai selfplay``) and the ladder (``council-ai ladder run``) both play their
-games through ``run_jobs``.
+Self-play (``council-ai selfplay``) and the ladder (``council-ladder run``) both play their
+games through ``run_jobs``. The function and the jobs must pickle (a module-level function,
+plain data); ``record`` runs here, in the calling process, once per result:
+
+    >>> from council.mcts.jobs import run_jobs
+    >>> results = []
+    >>> run_jobs(abs, [-3, 1, -2], results.append, workers=1)  # one worker: in this process
+    >>> results
+    [3, 1, 2]
+
+With more workers, or Ray, the results arrive in the order the jobs finish.
 """
 
 from __future__ import annotations

@@ -5,6 +5,18 @@ preset's answers reproducible (same view and seed, same action) and independent 
 machine's speed; the RPC deadline and the server's ``max_search_time`` still cap them.
 Each preset beats the one below it in head-to-head games (2 players, seats rotated, 200
 games each, ``python bench/strength.py``); the figures are in docs/service.md and the README.
+
+A client builds the request's ``SearchLimits`` with ``search_limits``; the server turns them
+into a budget with ``search_budget``, its own caps applied last:
+
+    >>> from council.server.presets import PRESETS, search_budget, search_limits
+    >>> [p.name for p in PRESETS]
+    ['beginner', 'casual', 'strong']
+    >>> search_budget(search_limits(), "casual", max_iterations=100_000, max_time_s=10.0)
+    (300, 10.0)
+    >>> limits = search_limits("strong", time_s=0.5)  # explicit limits only shorten a preset
+    >>> search_budget(limits, "casual", max_iterations=1000, max_time_s=10.0)
+    (1000, 0.5)
 """
 
 from __future__ import annotations

@@ -17,14 +17,10 @@ import json
 import re
 
 import pytest
+from make_golden import GAMES, GOLDEN_DIR, decision_text, digest, path_of, play
 
 from council.engine import GameConfig, IllegalActionError, State
 from council.engine.actions import Action
-
-try:  # tests/engine as a package or as a plain folder on sys.path
-    from .make_golden import GAMES, GOLDEN_DIR, decision_text, digest, path_of, play
-except ImportError:
-    from make_golden import GAMES, GOLDEN_DIR, decision_text, digest, path_of, play
 
 MAX_FILE_BYTES = 150_000
 END_TURN = Action.from_text("end").id

@@ -17,15 +17,11 @@ import pickle
 import random
 
 import pytest
+from invariants import check_invariants, check_raw_invariants
 from positions import play_random
 
 from council.engine import GameConfig, IllegalActionError, State
 from council.engine._core import NUM_ACTIONS
-
-try:  # tests/engine as a package or as a plain folder on sys.path
-    from .invariants import check_invariants, check_raw_invariants
-except ImportError:
-    from invariants import check_invariants, check_raw_invariants
 
 MAX_GAME_ACTIONS = 20_000  # random games mostly end in 300-3000 actions; a hang guard
 SAMPLE_RATE = 0.08  # share of positions where every legal action is tried on a clone

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import doctest
 import random
 
 import pytest
 from positions import play_random
 
-from council.engine import GameConfig, State, board, render
+from council.engine import GameConfig, State, board
 from council.engine.render import render_state
 
 COLOURS = board.COUNCILLOR_COLOURS
@@ -26,12 +25,6 @@ def _tile_text(t):
     tile = board.PERMIT_TILES[t]
     cities = "/".join(board.CITY_LETTERS[c] for c in tile.cities)
     return f"{t} {cities} " + " ".join(f"{k}+{v}" for k, v in tile.bonus.items())
-
-
-def test_module_doctests_run_and_pass():
-    result = doctest.testmod(render)
-    assert result.attempted >= 2
-    assert result.failed == 0
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

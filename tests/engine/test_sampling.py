@@ -13,14 +13,10 @@ import math
 import random
 
 import pytest
+from invariants import CARDS_PER_KIND, check_invariants
 
 from council.engine import GameConfig, State
 from council.engine._core import ACTION_OFFSETS
-
-try:  # tests/engine as a package or as a plain folder on sys.path
-    from .invariants import CARDS_PER_KIND, check_invariants
-except ImportError:
-    from invariants import CARDS_PER_KIND, check_invariants
 
 END_TURN = ACTION_OFFSETS["end_turn"]
 CHANGE = ACTION_OFFSETS["change"]

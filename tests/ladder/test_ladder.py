@@ -5,8 +5,6 @@ Kill-and-resume is in test_ladder_resume.py, Ray in test_ladder_ray.py.
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import json
 import os
 import socket
@@ -38,21 +36,6 @@ from council.server.service import CouncilServicer, ServerConfig
 from council.v1 import service_pb2, service_pb2_grpc
 
 STRENGTH = ["random", "greedy", "ismcts:iterations=200"]
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "council.ladder._extra",
-        "council.ladder.entrants",
-        "council.ladder.schedule",
-        "council.ladder.store",
-        "council.ladder.runner",
-    ],
-)
-def test_module_doctests(name):
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
 
 
 # -- schedule ------------------------------------------------------------------------------

@@ -3,14 +3,9 @@ positions with hand-computed values."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine"))
-from positions import (  # noqa: E402
+from positions import (
     END_TURN,
     ENGAGE,
     T_ASS1,
@@ -22,11 +17,11 @@ from positions import (  # noqa: E402
     tile,
 )
 
-from council.engine import GameConfig, State  # noqa: E402
-from council.mcts import _evaluation  # noqa: E402
-from council.mcts.agents import EXPERT_WEIGHTS, ExpertAgent  # noqa: E402
-from council.mcts.features import FEATURE_NAMES, seat_features  # noqa: E402
-from council.mcts.value_model import ValueModel  # noqa: E402
+from council.engine import GameConfig, State
+from council.mcts import _evaluation
+from council.mcts.agents import EXPERT_WEIGHTS, ExpertAgent
+from council.mcts.features import FEATURE_NAMES, seat_features
+from council.mcts.value_model import ValueModel
 
 F = {name: i for i, name in enumerate(FEATURE_NAMES)}
 

@@ -3,7 +3,6 @@ games of 30-iteration IS-MCTS self-play, the report and the command line."""
 
 from __future__ import annotations
 
-import doctest
 import json
 
 import numpy as np
@@ -11,7 +10,6 @@ import pytest
 
 pytest.importorskip("scipy")
 
-import council.mcts.policy_model as policy_model  # noqa: E402
 from council.mcts._evaluation import ACTION_FEATURE_NAMES, action_feature_rows  # noqa: E402
 from council.mcts.policy_model import (  # noqa: E402
     DEFAULT_POLICY_PATH,
@@ -59,11 +57,6 @@ def _random_model(seed=0) -> PolicyModel:
     return PolicyModel(
         ACTION_FEATURE_NAMES, rng.normal(size=F), rng.uniform(0.5, 2.0, F), rng.normal(size=F)
     )
-
-
-def test_doctests():
-    result = doctest.testmod(policy_model)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_the_default_path_is_package_data():

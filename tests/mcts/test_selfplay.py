@@ -3,7 +3,6 @@ Ray. A handful of tiny games (greedy and a 20-iteration IS-MCTS)."""
 
 from __future__ import annotations
 
-import doctest
 import json
 import subprocess
 import sys
@@ -11,7 +10,6 @@ import sys
 import numpy as np
 import pytest
 
-import council.mcts.selfplay as selfplay
 from council.engine import GameConfig
 from council.mcts.agents import parse_agent
 from council.mcts.arena import play_game
@@ -52,11 +50,6 @@ def cycled(tmp_path_factory):
 
 def _all(directory) -> list[dict]:
     return [read_shard(p) for p in shard_paths(directory)]
-
-
-def test_doctests():
-    result = doctest.testmod(selfplay)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_config_seeds_players_and_lineups():

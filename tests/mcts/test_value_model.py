@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import zipfile
 from pathlib import Path
 
@@ -39,11 +38,6 @@ def _hidden(seed=0, h=3) -> ValueModel:
         w2=rng.normal(size=h),
         info={"note": "test"},
     )
-
-
-def test_doctests():
-    result = doctest.testmod(value_model)
-    assert result.attempted > 0 and result.failed == 0
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -3,13 +3,11 @@ leaving when their client goes away or their deadline comes too close."""
 
 from __future__ import annotations
 
-import doctest
 import threading
 
 import grpc
 import pytest
 
-from council.server import admission as admission_module
 from council.server.admission import Admission
 from council.server.errors import RpcError
 
@@ -39,10 +37,6 @@ def wait_until(condition, timeout: float = 10.0) -> None:
             return
         done.wait(0.01)
     raise AssertionError("condition not reached")
-
-
-def test_module_doctest():
-    assert doctest.testmod(admission_module).failed == 0
 
 
 def test_first_come_first_served_and_bounded():

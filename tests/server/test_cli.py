@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from server_helpers import played
 
 from council.engine import GameConfig, State
@@ -71,6 +72,16 @@ def test_demo_and_arena_still_work(capsys):
                  "--no-progress", "--json"]) == 0  # fmt: skip
     report = json.loads(capsys.readouterr().out)
     assert report
+
+
+def test_arena_help_names_every_agent(capsys):
+    from council.mcts.agents import AGENTS
+
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    named = text.split("Agents: ", 1)[1].split(", with options", 1)[0]
+    assert named.split(", ") == list(AGENTS)
 
 
 def test_new_game_offers_every_config_field(capsys):

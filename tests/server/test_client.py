@@ -3,21 +3,14 @@ field violations of a failed call."""
 
 from __future__ import annotations
 
-import doctest
-
 import grpc
 import pytest
 from google.protobuf import duration_pb2
 from server_helpers import to_proto
 
 from council.engine import GameConfig, State
-from council.server import client
 from council.server.client import bearer_metadata, field_violations, recommend_request
 from council.v1 import game_pb2 as pb
-
-
-def test_module_doctest():
-    assert doctest.testmod(client).failed == 0
 
 
 def test_request_from_a_state_or_a_message():

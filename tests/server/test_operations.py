@@ -104,6 +104,7 @@ def test_sigterm_cancels_in_flight_search_and_exits():
         if process.poll() is None:
             process.kill()
             process.wait()
+        process.stdout.close()
 
 
 def test_bearer_token():
