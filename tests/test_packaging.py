@@ -278,10 +278,11 @@ def test_board_data_is_reachable_as_package_resource():
 
 def test_engine_exports():
     import council.engine as engine
-    from council.engine._core import IllegalActionError, State
+    from council.engine._core import Decision, IllegalActionError, State
     from council.engine.config import GameConfig
 
-    assert sorted(engine.__all__) == ["GameConfig", "IllegalActionError", "State"]
+    assert sorted(engine.__all__) == ["Decision", "GameConfig", "IllegalActionError", "State"]
+    assert engine.Decision is Decision
     assert engine.State is State
     assert engine.GameConfig is GameConfig
     assert engine.IllegalActionError is IllegalActionError

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from council.engine import GameConfig, State
+from council.engine import Decision, GameConfig, State
 from council.mcts.search import (
     SearchConfig,
     SearchLimits,
@@ -15,9 +15,6 @@ from council.mcts.search import (
     search,
     search_full_state,
 )
-
-# Pending-decision kinds of the core (engine/_core.pxd).
-P_TOKEN, P_TOKEN_PAIR_FIRST, P_FREE_PERMIT, P_PERMIT_BONUS = 3, 4, 6, 7
 
 
 def midgame(players=4, seed=0, actions=60):
@@ -175,7 +172,15 @@ def test_a_legal_action_for_every_position_of_random_games():
     assert {"turn", "pay_permit", "pay_king"} <= kinds_seen
 
 
-@pytest.mark.parametrize("kind", [P_TOKEN, P_TOKEN_PAIR_FIRST, P_FREE_PERMIT, P_PERMIT_BONUS])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        Decision.city_token,
+        Decision.first_of_two_city_tokens,
+        Decision.free_permit,
+        Decision.permit_bonus,
+    ],
+)
 def test_a_legal_action_for_every_bonus_choice(kind):
     # A late position where the seat to move owns emporiums and permit tiles.
     state = State.new_game(GameConfig(players=3), seed=21)
