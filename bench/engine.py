@@ -6,8 +6,11 @@
 The compiled loops of ``council.engine._bench`` (``bench_random_games``, ``bench_clone``,
 ``bench_legal_actions``, ``bench_determinize``) run on one core without the GIL; the
 Python-level figures (``State.clone()``, ``State.legal_actions()``, ...) are given for
-comparison. Every figure is the median of several repetitions timed with
-``time.perf_counter``. Nothing here asserts anything about speed.
+comparison. ``position`` times a position's forms on mid-game states and views:
+``validate_new_position_us`` reads a ``council.v1.GameState`` message and validates it in
+full (what the service does for every request), ``problems_us`` the consistency query alone,
+and the message and JSON conversions both ways. Every figure is the median of several
+repetitions timed with ``time.perf_counter``. Nothing here asserts anything about speed.
 """
 
 from __future__ import annotations
@@ -22,6 +25,13 @@ import sys
 import time
 
 from council.engine import GameConfig, State, _bench
+from council.engine.serialize import (
+    problems,
+    state_from_json,
+    state_from_proto,
+    state_to_json,
+    state_to_proto,
+)
 
 DEFAULT_LAYOUT = GameConfig().layout_index
 
@@ -147,6 +157,37 @@ def main(argv: list[str] | None = None) -> dict:
         per_call(py_loop(lambda s: s.view(0), s), py_n, repeats) * 1e6 for s in positions
     )
 
+    # A position as the service receives it: a GameState message, read and validated in full
+    # (every call a message of another position; the engine caches nothing).
+    documents = positions + views
+    messages = [state_to_proto(s) for s in documents]
+    objects = [state_to_json(s) for s in documents]
+
+    def each(fn, items, n):
+        def run():
+            for i in range(n):
+                fn(items[i % len(items)])
+
+        return run
+
+    doc_n = py_n // 10
+    position = {
+        "validate_new_position_us": per_call(
+            each(state_from_proto, messages, doc_n), doc_n, repeats
+        )
+        * 1e6,
+        "problems_us": per_call(each(problems, documents, doc_n), doc_n, repeats) * 1e6,
+        "state_to_proto_us": per_call(each(state_to_proto, documents, doc_n), doc_n, repeats) * 1e6,
+        "state_to_json_us": per_call(
+            each(state_to_json, documents, doc_n // 10), doc_n // 10, repeats
+        )
+        * 1e6,
+        "state_from_json_us": per_call(
+            each(state_from_json, objects, doc_n // 10), doc_n // 10, repeats
+        )
+        * 1e6,
+    }
+
     report = {
         "benchmark": "council.engine",
         "quick": quick,
@@ -162,6 +203,7 @@ def main(argv: list[str] | None = None) -> dict:
         "mid_game_positions": len(positions),
         "mid_game_median_legal_actions": n_legal,
         "per_player_count": per_players,
+        "position": position,
         "python": {
             "state_clone_ns": py_clone_ns,
             "legal_actions_us": py_legal_us,
