@@ -338,6 +338,17 @@ def play(state: State, *actions) -> State:
     return state
 
 
+def find_position(config: GameConfig, seed: int, pred) -> State:
+    """The first position of a seeded random game (Python RNG from `seed`) that satisfies
+    `pred`."""
+    s = State.new_game(config, seed=seed)
+    rng = random.Random(seed)
+    while not pred(s):
+        assert not s.is_terminal(), "the game ended before the wanted position"
+        s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
 def play_random(state: State, seed: int, steps: int) -> State:
     """Apply up to `steps` uniformly random legal actions (Python RNG from `seed`) in place,
     stopping at the end of the game; returns the state."""

@@ -9,7 +9,7 @@ import random
 from functools import cache
 
 import pytest
-from positions import play_random
+from positions import find_position, play_random
 
 from council.engine import GameConfig, State
 from council.engine.board import PERMIT_TILES, city_index
@@ -27,16 +27,6 @@ from council.engine.serialize import (
 def _play(state: State, seed: int, actions: int) -> State:
     """Play up to `actions` uniformly random legal actions (Python RNG) on a copy."""
     return play_random(state.clone(), seed, actions)
-
-
-def _find(config: GameConfig, seed: int, pred) -> State:
-    """The first position of a seeded random game that satisfies `pred`."""
-    s = State.new_game(config, seed=seed)
-    rng = random.Random(seed)
-    while not pred(s):
-        assert not s.is_terminal(), "the game ended before the wanted position"
-        s.apply(rng.choice(s.legal_actions()))
-    return s
 
 
 def _game_positions(config: GameConfig, seed: int, every: int) -> list[State]:
@@ -61,7 +51,7 @@ def _base(name: str) -> State:
     if name == "two":  # 2 players: neutral emporiums
         return _play(State.new_game(GameConfig(players=2), seed=5), 5, 40)
     if name == "pay":  # a permit payment is pending
-        return _find(GameConfig(players=3), 3, lambda s: s.decision()[0] == "pay_permit")
+        return find_position(GameConfig(players=3), 3, lambda s: s.decision()[0] == "pay_permit")
     if name == "over":  # a finished 4-player game
         return _play(State.new_game(GameConfig(players=4), seed=2), 2, 100_000)
     if name == "view":  # seat 1's view of mid3
@@ -196,7 +186,7 @@ def test_pending_decisions_in_json():
     assert set(entry["permit"]) == {"region", "slot"}
     slot = f"slot{entry['permit']['slot']}"
     assert slot in obj["board"]["face_up"][entry["permit"]["region"]]
-    king = _find(GameConfig(players=2), 4, lambda s: s.decision()[0] == "pay_king")
+    king = find_position(GameConfig(players=2), 4, lambda s: s.decision()[0] == "pay_king")
     obj = state_to_json(king)
     (entry,) = obj["turn"]["pending"]
     assert list(entry) == ["kind", "city"] and entry["kind"] == "pay_king"

@@ -13,48 +13,29 @@ import re
 from functools import cache
 
 import pytest
+from positions import find_position, play_random
 
-from council.engine import GameConfig, State
+from council.engine import Decision, GameConfig, State
 from council.engine import board as B
 from council.engine._status import problems
 
-P_PAY_PERMIT, P_PAY_KING, P_TOKEN, P_TOKEN_PAIR_SECOND, P_FREE_PERMIT = 1, 2, 3, 5, 6
-MAX_PENDING = 16
 KING_ORDER = list(B.KING_REWARD_TILES)
-
-
-def _play(state: State, seed: int, steps: int) -> State:
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
-
-
-def _find(config: GameConfig, seed: int, pred) -> State:
-    s = State.new_game(config, seed=seed)
-    rng = random.Random(seed)
-    while not pred(s):
-        assert not s.is_terminal(), "the game ended before the wanted position"
-        s.apply(rng.choice(s.legal_actions()))
-    return s
 
 
 @cache
 def _base(name: str) -> State:
     if name == "mid3":  # a 3-player game in progress, no decision pending
-        s = _play(State.new_game(GameConfig(players=3), seed=11), 11, 60)
+        s = play_random(State.new_game(GameConfig(players=3), seed=11), 11, 60)
         assert s.decision()[0] == "turn"
         return s
     if name == "mid4":
-        return _play(State.new_game(GameConfig(players=4), seed=4), 4, 80)
+        return play_random(State.new_game(GameConfig(players=4), seed=4), 4, 80)
     if name == "two":  # 2 players: neutral emporiums
-        return _play(State.new_game(GameConfig(players=2), seed=5), 5, 40)
+        return play_random(State.new_game(GameConfig(players=2), seed=5), 5, 40)
     if name == "pay":  # a permit payment is pending
-        return _find(GameConfig(players=3), 3, lambda s: s.decision()[0] == "pay_permit")
+        return find_position(GameConfig(players=3), 3, lambda s: s.decision()[0] == "pay_permit")
     if name == "over":  # a finished 4-player game
-        s = _play(State.new_game(GameConfig(players=4), seed=2), 2, 100_000)
+        s = play_random(State.new_game(GameConfig(players=4), seed=2), 2, 100_000)
         assert s.is_terminal()
         return s
     if name == "view":  # seat 1's view of mid3
@@ -85,8 +66,9 @@ def _set_deck(r: dict, g: int, tiles: list[int]) -> None:
 
 def _set_pending(r: dict, *items: tuple[int, int]) -> None:
     r["pending_n"] = len(items)
-    r["pending_kind"] = [k for k, _ in items] + [0] * (MAX_PENDING - len(items))
-    r["pending_arg"] = [a for _, a in items] + [0] * (MAX_PENDING - len(items))
+    unused = len(r["pending_kind"]) - len(items)  # the core's queue slots past the live ones
+    r["pending_kind"] = [k for k, _ in items] + [0] * unused
+    r["pending_arg"] = [a for _, a in items] + [0] * unused
 
 
 def _tile_cities(t: int) -> set[int]:
@@ -518,7 +500,7 @@ def game_over_wrong_last_seat(r):
 
 
 def game_over_with_pending(r):
-    _set_pending(r, (P_TOKEN, 0))
+    _set_pending(r, (Decision.city_token, 0))
     return [("turn.pending", "must be empty once the game is over")]
 
 
@@ -535,7 +517,7 @@ def pending_before_main_action(r):
 
 def payment_not_alone(r):
     kind, arg = r["pending_kind"][0], r["pending_arg"][0]
-    _set_pending(r, (kind, arg), (P_FREE_PERMIT, 0))
+    _set_pending(r, (kind, arg), (Decision.free_permit, 0))
     return [("turn.pending[0]", "a payment must be the only pending decision")]
 
 
@@ -551,14 +533,14 @@ def pay_permit_from_empty_slot(r):
 def pay_king_to_own_city(r):
     cur = r["current"]
     c = _bits(r["emporia"][cur], 15)[0]
-    _set_pending(r, (P_PAY_KING, c))
+    _set_pending(r, (Decision.pay_king, c))
     return [("turn.pending[0].city", f"seat {cur} already has an emporium in {B.CITY_NAMES[c]}")]
 
 
 def second_token_city_without_emporium(r):
     cur = r["current"]
     c = next(c for c in range(15) if not (r["emporia"][cur] >> c) & 1)
-    _set_pending(r, (P_TOKEN_PAIR_SECOND, c))
+    _set_pending(r, (Decision.second_of_two_city_tokens, c))
     return [
         (
             "turn.pending[0].city",
@@ -574,7 +556,7 @@ def second_token_city_with_nobility_token(r):
     other = r["city_token"].index(nobility)
     tokens = r["city_token"]
     tokens[c], tokens[other] = tokens[other], tokens[c]
-    _set_pending(r, (P_TOKEN, 0), (P_TOKEN_PAIR_SECOND, c))
+    _set_pending(r, (Decision.city_token, 0), (Decision.second_of_two_city_tokens, c))
     return [
         ("turn.pending[1]", "the second of two city tokens is chosen right after the first"),
         (
@@ -751,7 +733,7 @@ def _reference(state: State, expected: list[tuple[str, str]]) -> list[tuple[str,
         arg = re.fullmatch(r"turn\.pending\[(\d+)\]\.arg", path)
         if arg:
             kind = raw["pending_kind"][int(arg.group(1))]
-            path = path[: -len("arg")] + ("permit" if kind == P_PAY_PERMIT else "city")
+            path = path[: -len("arg")] + ("permit" if kind == Decision.pay_permit else "city")
         out.append((path, problem))
     return out
 

@@ -22,33 +22,18 @@ from pathlib import Path
 import grpc
 import pytest
 from google.protobuf import json_format
-
-try:  # tests/server as a package or as a plain folder on sys.path
-    from .make_golden_rpcs import (
-        COUNCIL_SERVICE,
-        ELAPSED,
-        GOLDEN_DIR,
-        SERVER_CONFIG,
-        call,
-        method_of,
-        normalise,
-        playthrough,
-        request_message,
-        to_dict,
-    )
-except ImportError:
-    from make_golden_rpcs import (
-        COUNCIL_SERVICE,
-        ELAPSED,
-        GOLDEN_DIR,
-        SERVER_CONFIG,
-        call,
-        method_of,
-        normalise,
-        playthrough,
-        request_message,
-        to_dict,
-    )
+from make_golden_rpcs import (
+    COUNCIL_SERVICE,
+    ELAPSED,
+    GOLDEN_DIR,
+    SERVER_CONFIG,
+    call,
+    method_of,
+    normalise,
+    playthrough,
+    request_message,
+    to_dict,
+)
 
 from council.server.app import start_server
 from council.v1.service_pb2 import GetEngineInfoRequest
