@@ -18,8 +18,8 @@ CITIES: tuple[str, ...]
 BONUS_TILES: tuple[str, ...]
 KING_TILES: tuple[int, ...]
 MAX_PENDING_DECISIONS: int
-# By the core's P_* number; index 0 (no decision) is None.
 CONFIG_FIELDS: tuple[str, ...]
+CONFIG_KINDS: tuple[int, ...]
 
 # A GameConfig, or the [(field, problem)] list of what is wrong with `values`.
 def _check_config(values: dict[str, Any]) -> GameConfig | list[tuple[str, str]]: ...

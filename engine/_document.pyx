@@ -1,14 +1,15 @@
-# A position as a council.v1.GameState message, read straight into the core's struct and
-# written straight from it. The message is the one schema of a position: its protobuf
-# JSON mapping is the engine's JSON form (council.engine.serialize), and the service
-# receives and sends it as is. Reading checks what the struct could not hold (names,
-# ranges, duplicates within a list, which parts a view hides); the consistency of the
-# whole position is council.engine._status.problems, run on the loaded struct.
+# A position as a council.v1.GameState message, read straight into the core's struct (from
+# the message's wire bytes, see _Wire) and written straight from it. The message is the one
+# schema of a position: its protobuf JSON mapping is the engine's JSON form
+# (council.engine.serialize), and the service receives and sends it as is. Reading checks
+# what the struct could not hold (names, ranges, duplicates within a list, which parts a
+# view hides); the consistency of the whole position is council.engine._status.problems,
+# run on the loaded struct.
 #
 # Paths in problems are GameState field paths (`players[1].coins`,
 # `board.face_up.coast.slot0`, `turn.pending[0].city`); `(root)` is the message itself.
 
-from libc.stdint cimport int8_t, int16_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memset
 
 from council.engine._core cimport (
@@ -19,6 +20,8 @@ from council.engine._core cimport (
 )
 
 from council.engine._status cimport state_problems
+
+from google.protobuf.descriptor import FieldDescriptor
 
 from council.engine import board as _board
 from council.engine._core import Decision
@@ -65,8 +68,235 @@ cdef tuple FACE_UP_PATHS = tuple(f"board.face_up.{r}" for r in REGIONS)
 cdef tuple PLAYER_PATHS = tuple(f"players[{p}]" for p in range(MAX_PLAYERS))
 cdef tuple PENDING_PATHS = tuple(f"turn.pending[{i}]" for i in range(MAX_PENDING_DECISIONS))
 CONFIG_FIELDS = tuple(GameConfig.__dataclass_fields__)
+# How each config field reads off the wire (its protobuf type).
+CONFIG_KINDS = tuple(pb.GameConfig.DESCRIPTOR.fields_by_name[f].type for f in CONFIG_FIELDS)
+cdef int TYPE_STRING = FieldDescriptor.TYPE_STRING
+cdef int TYPE_BOOL = FieldDescriptor.TYPE_BOOL
 # Checked configurations, by their six values: a service sees few distinct ones.
 cdef dict _CONFIGS = {}
+
+
+# -- a message read from its wire bytes ---------------------------------------------------
+# upb's Python attribute access costs 150-200 ns a field (a wrapper object for every
+# sub-message and repeated field), which made reading a position cost more than the RPC
+# around it. The board and the players are read from the message's serialized bytes instead
+# (SerializeToString is one C call): a scan of a few hundred bytes, with field numbers taken
+# from the descriptors, so the schema stays the one source of the layout.
+
+ctypedef const unsigned char* cbytes
+
+cdef enum:
+    MAX_FIELD_NUMBER = 31  # the largest field number of the position's messages (checked)
+
+
+cdef cbytes _varint(cbytes p, cbytes end, uint64_t* out) noexcept nogil:
+    cdef uint64_t v = 0
+    cdef int shift = 0
+    while p < end and shift < 64:
+        v |= (<uint64_t>(p[0] & 0x7F)) << shift
+        if p[0] < 0x80:
+            out[0] = v
+            return p + 1
+        p += 1
+        shift += 7
+    return NULL
+
+
+cdef cbytes _field(cbytes p, cbytes end, int* number, int* wire, cbytes* value,
+                   cbytes* value_end) noexcept nogil:
+    """Read one field's key at `p`: its number and wire type, where its value starts and
+    ends (for a varint, the varint itself); the next field's position, or NULL."""
+    cdef uint64_t key, size
+    p = _varint(p, end, &key)
+    if p == NULL:
+        return NULL
+    number[0] = <int>(key >> 3)
+    wire[0] = <int>(key & 7)
+    value[0] = p
+    if wire[0] == 0:
+        p = _varint(p, end, &size)
+    elif wire[0] == 2:
+        p = _varint(p, end, &size)
+        if p == NULL or size > <uint64_t>(end - p):
+            return NULL
+        value[0] = p
+        p += size
+    elif wire[0] == 1 and end - p >= 8:
+        p += 8
+    elif wire[0] == 5 and end - p >= 4:
+        p += 4
+    else:
+        return NULL
+    value_end[0] = p
+    return p
+
+
+cdef dict _SCHEMA = {}  # message full name -> {field name: (number, nested full name)}
+
+
+def _describe(descriptor):
+    if descriptor.full_name in _SCHEMA:
+        return
+    fields = {}
+    for f in descriptor.fields:
+        if f.number > MAX_FIELD_NUMBER:
+            raise ImportError(f"{f.full_name}: field number {f.number} > {MAX_FIELD_NUMBER}")
+        nested = f.message_type
+        fields[f.name] = (f.number, nested.full_name if nested is not None else None)
+        if nested is not None:
+            _describe(nested)
+    _SCHEMA[descriptor.full_name] = fields
+
+
+_describe(pb.GameState.DESCRIPTOR)
+
+
+cdef class _Wire:
+    """One message's fields, read from its serialized bytes by field name. Absent fields
+    read as their zero value, as protobuf's own accessors give them."""
+
+    cdef bytes data   # keeps the bytes alive
+    cdef cbytes start
+    cdef cbytes end
+    cdef dict fields  # field name -> (number, nested message name)
+    cdef int last[MAX_FIELD_NUMBER + 1]  # offset of each field's last value, -1 absent
+    cdef int last_end[MAX_FIELD_NUMBER + 1]
+    cdef int last_wire[MAX_FIELD_NUMBER + 1]
+
+    @staticmethod
+    cdef _Wire over(bytes data, Py_ssize_t lo, Py_ssize_t hi, str type_name):
+        cdef _Wire w = _Wire.__new__(_Wire)
+        cdef int number, wire
+        cdef cbytes p, value, value_end
+        w.data = data
+        w.start = <cbytes>(<const char*>data) + lo
+        w.end = <cbytes>(<const char*>data) + hi
+        w.fields = _SCHEMA[type_name]
+        for number in range(MAX_FIELD_NUMBER + 1):
+            w.last[number] = -1
+        p = w.start
+        while p != NULL and p < w.end:
+            p = _field(p, w.end, &number, &wire, &value, &value_end)
+            if p != NULL and number <= MAX_FIELD_NUMBER:
+                w.last[number] = value - w.start
+                w.last_end[number] = value_end - w.start
+                w.last_wire[number] = wire
+        if p == NULL:
+            raise ValueError(f"malformed {type_name} message")
+        return w
+
+    cdef int number(self, str name) except -1:
+        return self.fields[name][0]
+
+    cdef bint has(self, str name) except -1:
+        return self.last[self.number(name)] >= 0
+
+    cdef uint64_t uint64_(self, str name) except? 0:
+        cdef int i = self.number(name)
+        cdef uint64_t v = 0
+        if self.last[i] >= 0:
+            _varint(self.start + self.last[i], self.end, &v)
+        return v
+
+    cdef object value(self, str name, int kind):
+        """A scalar field as Python gives it: str for TYPE_STRING, bool for TYPE_BOOL, else
+        int (int32)."""
+        if kind == TYPE_STRING:
+            return self.string(name)
+        if kind == TYPE_BOOL:
+            return self.int_(name) != 0
+        return self.int_(name)
+
+    cdef long int_(self, str name) except? -1:
+        """An int32 field (int64 for other varint fields is not needed here)."""
+        cdef int i = self.number(name)
+        cdef uint64_t v
+        if self.last[i] < 0:
+            return 0
+        _varint(self.start + self.last[i], self.end, &v)
+        return <int32_t>v
+
+    cdef str string(self, str name):
+        cdef int i = self.number(name)
+        if self.last[i] < 0:
+            return ""
+        return (<const char*>self.start)[self.last[i]:self.last_end[i]].decode("utf-8")
+
+    cdef _Wire sub(self, str name):
+        """The sub-message (an empty one when absent)."""
+        number, type_name = self.fields[name]
+        cdef Py_ssize_t base = self.start - <cbytes>(<const char*>self.data)
+        if self.last[number] < 0:
+            return _Wire.over(self.data, base, base, type_name)
+        return _Wire.over(self.data, base + self.last[number], base + self.last_end[number],
+                          type_name)
+
+    cdef list ints(self, str name):
+        """A repeated int32 field, packed or not."""
+        cdef int want = self.number(name), number, wire
+        cdef uint64_t v
+        cdef cbytes p = self.start, q, value, value_end
+        out = []
+        if self.last[want] < 0:
+            return out
+        while p < self.end:
+            p = _field(p, self.end, &number, &wire, &value, &value_end)
+            if number != want:
+                continue
+            q = value
+            while q != NULL and q < value_end:
+                q = _varint(q, value_end, &v)
+                out.append(<int32_t>v)
+        return out
+
+    cdef list strings(self, str name):
+        """A repeated string field."""
+        cdef int want = self.number(name), number, wire
+        cdef cbytes p = self.start, value, value_end
+        out = []
+        if self.last[want] < 0:
+            return out
+        while p < self.end:
+            p = _field(p, self.end, &number, &wire, &value, &value_end)
+            if number == want:
+                out.append((<const char*>value)[:value_end - value].decode("utf-8"))
+        return out
+
+    cdef list subs(self, str name):
+        """A repeated message field."""
+        cdef int want = self.number(name), number, wire
+        cdef cbytes base = <cbytes>(<const char*>self.data), p = self.start, value, value_end
+        type_name = self.fields[name][1]
+        out = []
+        if self.last[want] < 0:
+            return out
+        while p < self.end:
+            p = _field(p, self.end, &number, &wire, &value, &value_end)
+            if number == want:
+                out.append(_Wire.over(self.data, value - base, value_end - base, type_name))
+        return out
+
+    cdef dict str_int_map(self, str name):
+        """A map<string, int32> field. Its entries are messages whose key is field 1 and
+        value field 2 (fixed by the protobuf encoding of maps)."""
+        cdef int want = self.number(name), number, wire, inner_number, inner_wire
+        cdef cbytes p = self.start, value, value_end, q, v, v_end
+        cdef uint64_t n
+        out = {}
+        while p < self.end:
+            p = _field(p, self.end, &number, &wire, &value, &value_end)
+            if number != want:
+                continue
+            key, n = "", 0
+            q = value
+            while q != NULL and q < value_end:
+                q = _field(q, value_end, &inner_number, &inner_wire, &v, &v_end)
+                if inner_number == 1:
+                    key = (<const char*>v)[:v_end - v].decode("utf-8")
+                elif inner_number == 2:
+                    _varint(v, v_end, &n)
+            out[key] = <int32_t>n
+        return out
 
 
 cdef class _Reader:
@@ -110,53 +340,56 @@ cdef class _Reader:
             return -1
         return i
 
-    cdef bint present(self, msg, str field, str path):
-        if msg.HasField(field):
+    cdef bint has(self, _Wire msg, str field, str path) except -1:
+        """Whether the message has the field; its absence is reported at `path`."""
+        if msg.has(field):
             return True
         self.bad(path, "required field is missing")
         return False
 
     # -- top level ---------------------------------------------------------------------
-    cdef void read(self, msg, int view_of) except *:
+    cdef void read(self, _Wire msg, int view_of) except *:
         cdef GameState* g = self.g
-        if msg.format and msg.format != FORMAT:
-            self.bad("format", f"must be {FORMAT!r}, got {msg.format!r}")
+        cdef str format = msg.string("format")
+        if format and format != FORMAT:
+            self.bad("format", f"must be {FORMAT!r}, got {format!r}")
         self.n = 0
         self.max_coins = INT16_MAX
-        if self.present(msg, "config", "config"):
-            self.read_config(msg.config)
+        if self.has(msg, "config", "config"):
+            self.read_config(msg.sub("config"))
         self.viewer = -1
-        if msg.HasField("viewer"):
-            if self.out_of(msg.viewer, 0, (self.n or MAX_PLAYERS) - 1, "viewer"):
+        if msg.has("viewer"):
+            if self.out_of(msg.int_("viewer"), 0, (self.n or MAX_PLAYERS) - 1, "viewer"):
                 self.hiding_unchecked = True
             else:
-                self.viewer = msg.viewer
-        elif view_of >= 0:
-            self.demote = any(not p.HasField("hand") for p in msg.players)
+                self.viewer = msg.int_("viewer")
+        players = msg.subs("players")
+        if not msg.has("viewer") and view_of >= 0:
+            self.demote = any([not (<_Wire>p).has("hand") for p in players])
             self.hiding_unchecked = self.demote
         g.viewer = self.viewer
         if self.viewer >= 0:
-            if msg.HasField("rng"):
+            if msg.has("rng"):
                 self.bad("rng", "must be absent in a view (a view carries no chance state)")
-        elif msg.HasField("rng"):
-            g.rng = msg.rng
+        elif msg.has("rng"):
+            g.rng = msg.uint64_("rng")
         elif not self.hiding_unchecked:
             self.bad("rng", "required in a full state (viewer is absent)")
-        if self.present(msg, "board", "board"):
-            self.read_board(msg.board)
-        self.read_players(msg.players)
-        if self.present(msg, "turn", "turn"):
-            self.read_turn(msg.turn)
+        if self.has(msg, "board", "board"):
+            self.read_board(msg.sub("board"))
+        self.read_players(players)
+        if self.has(msg, "turn", "turn"):
+            self.read_turn(msg.sub("turn"))
 
-    cdef void read_config(self, cfg) except *:
+    cdef void read_config(self, _Wire cfg) except *:
         cdef GameState* g = self.g
         cdef tuple key
-        missing = [f for f in CONFIG_FIELDS if not cfg.HasField(f)]
+        missing = [f for f in CONFIG_FIELDS if not cfg.has(f)]
         for f in missing:
             self.bad(f"config.{f}", "required field is missing")
         if missing:
             return
-        key = tuple([getattr(cfg, f) for f in CONFIG_FIELDS])
+        key = tuple([cfg.value(f, k) for f, k in zip(CONFIG_FIELDS, CONFIG_KINDS)])
         checked = _CONFIGS.get(key)
         if checked is None:
             checked = _check_config(dict(zip(CONFIG_FIELDS, key)))
@@ -166,27 +399,28 @@ cdef class _Reader:
             for path, problem in checked:
                 self.bad(f"config.{path}", problem)
             return
-        self.n = cfg.players
-        self.max_coins = cfg.max_coins
+        self.n = checked.players
+        self.max_coins = checked.max_coins
         self.layout = checked.layout_index
         g.n_players = self.n
         g.layout = self.layout
         g.max_coins = self.max_coins
-        g.assistant_supply = cfg.assistant_supply
-        g.permit_tie_all = cfg.permit_tie_all_score
-        g.nobility_on_pass = cfg.nobility_bonus_on_pass
+        g.assistant_supply = checked.assistant_supply
+        g.permit_tie_all = checked.permit_tie_all_score
+        g.nobility_on_pass = checked.nobility_bonus_on_pass
 
     # -- board -------------------------------------------------------------------------
-    cdef void read_board(self, b) except *:
+    cdef void read_board(self, _Wire b) except *:
         cdef GameState* g = self.g
         cdef int i, k, r, c
-        c = self.name(CITY_INDEX, b.king_city, "city", CITIES, "board.king_city")
+        cdef _Wire balconies, pool, decks, face_up, slots
+        c = self.name(CITY_INDEX, b.string("king_city"), "city", CITIES, "board.king_city")
         g.king_city = c
-        self.read_tokens(b.city_tokens)
-        if self.present(b, "balconies", "board.balconies"):
-            balconies = b.balconies
+        self.read_tokens(b.str_int_map("city_tokens"))
+        if self.has(b, "balconies", "board.balconies"):
+            balconies = b.sub("balconies")
             for i in range(N_BALCONIES):
-                row = getattr(balconies, BALCONIES[i])
+                row = balconies.strings(BALCONIES[i])
                 if len(row) != BALCONY_SIZE:
                     self.bad(f"board.balconies.{BALCONIES[i]}",
                              f"must have exactly {BALCONY_SIZE} entries, got {len(row)}")
@@ -195,51 +429,51 @@ cdef class _Reader:
                     g.balcony[i][k] = self.name(
                         COLOUR_INDEX, row[k], "colour", COLOURS, "board.balconies", BALCONIES[i],
                         k)
-        if self.present(b, "pool", "board.pool"):
-            pool = b.pool
+        if self.has(b, "pool", "board.pool"):
+            pool = b.sub("pool")
             for k in range(N_COLOURS):
-                v = getattr(pool, COLOURS[k])
+                v = pool.int_(COLOURS[k])
                 if not self.out_of(v, 0, COUNCILLORS_PER_COLOUR, "board.pool", COLOURS[k]):
                     g.pool[k] = v
-        if self.present(b, "permit_decks", "board.permit_decks"):
-            decks = b.permit_decks
+        if self.has(b, "permit_decks", "board.permit_decks"):
+            decks = b.sub("permit_decks")
             for r in range(N_REGIONS):
-                if self.present(decks, REGIONS[r], DECK_PATHS[r]):
-                    self.read_deck(getattr(decks, REGIONS[r]), r, DECK_PATHS[r])
-        if self.present(b, "face_up", "board.face_up"):
-            face_up = b.face_up
+                if self.has(decks, REGIONS[r], DECK_PATHS[r]):
+                    self.read_deck(decks.sub(REGIONS[r]), r, DECK_PATHS[r])
+        if self.has(b, "face_up", "board.face_up"):
+            face_up = b.sub("face_up")
             for r in range(N_REGIONS):
                 g.face_up[r][0] = g.face_up[r][1] = -1
-                if self.present(face_up, REGIONS[r], FACE_UP_PATHS[r]):
-                    slots = getattr(face_up, REGIONS[r])
-                    if slots.HasField("slot0"):
-                        if not self.out_of(slots.slot0, 0, N_TILES - 1, FACE_UP_PATHS[r],
-                                           "slot0"):
-                            g.face_up[r][0] = slots.slot0
-                    if slots.HasField("slot1"):
-                        if not self.out_of(slots.slot1, 0, N_TILES - 1, FACE_UP_PATHS[r],
-                                           "slot1"):
-                            g.face_up[r][1] = slots.slot1
-        if b.HasField("politics_deck"):
+                if self.has(face_up, REGIONS[r], FACE_UP_PATHS[r]):
+                    slots = face_up.sub(REGIONS[r])
+                    for k, slot in enumerate(("slot0", "slot1")):
+                        if slots.has(slot) and not self.out_of(
+                            slots.int_(slot), 0, N_TILES - 1, FACE_UP_PATHS[r], slot
+                        ):
+                            g.face_up[r][k] = slots.int_(slot)
+        if b.has("politics_deck"):
             if self.viewer >= 0:
                 self.bad("board.politics_deck", "must be absent in a view (the deck is hidden)")
             elif not self.demote:  # a demoted state's deck is dropped unread
-                self.read_cards(b.politics_deck, g.politics_deck, "board", "politics_deck")
+                self.read_cards(b.sub("politics_deck"), g.politics_deck, "board",
+                                "politics_deck")
         elif self.viewer < 0 and not self.hiding_unchecked:
             self.bad("board.politics_deck", "required in a full state (viewer is absent)")
-        if not self.out_of(b.politics_deck_size, 0, N_CARDS, "board.politics_deck_size"):
-            g.politics_deck_n = b.politics_deck_size
-        if self.present(b, "discard", "board.discard"):
-            self.read_cards(b.discard, g.discard, "board", "discard")
+        if not self.out_of(b.int_("politics_deck_size"), 0, N_CARDS, "board.politics_deck_size"):
+            g.politics_deck_n = b.int_("politics_deck_size")
+        if self.has(b, "discard", "board.discard"):
+            self.read_cards(b.sub("discard"), g.discard, "board", "discard")
         g.bonus_tiles_left = self.name_set(
-            b.bonus_tiles_left, "board", "bonus_tiles_left", BONUS_INDEX, "bonus tile",
-            BONUS_TILES)
-        if not self.out_of(b.king_tiles_taken, 0, N_KING_TILES, "board.king_tiles_taken"):
-            g.king_tiles_taken = b.king_tiles_taken
+            b.strings("bonus_tiles_left"), "board", "bonus_tiles_left", BONUS_INDEX,
+            "bonus tile", BONUS_TILES)
+        if not self.out_of(b.int_("king_tiles_taken"), 0, N_KING_TILES,
+                           "board.king_tiles_taken"):
+            g.king_tiles_taken = b.int_("king_tiles_taken")
         g.neutral = self.name_set(
-            b.neutral_emporiums, "board", "neutral_emporiums", CITY_INDEX, "city", CITIES)
+            b.strings("neutral_emporiums"), "board", "neutral_emporiums", CITY_INDEX, "city",
+            CITIES)
 
-    cdef void read_tokens(self, tokens) except *:
+    cdef void read_tokens(self, dict tokens) except *:
         cdef GameState* g = self.g
         cdef int c, t, home = -1
         cdef int8_t seen[N_TOKENS]
@@ -268,10 +502,10 @@ cdef class _Reader:
             seen[t] = c
             g.city_token[c] = t
 
-    cdef void read_deck(self, deck, int r, str path) except *:
+    cdef void read_deck(self, _Wire deck, int r, str path) except *:
         cdef GameState* g = self.g
         cdef int i, n = 0, t
-        unknown, known = deck.unknown, deck.known_bottom
+        unknown, known = deck.ints("unknown"), deck.ints("known_bottom")
         if len(unknown) + len(known) > TILES_PER_REGION:
             self.bad(path, f"must hold at most {TILES_PER_REGION} tiles, got "
                            f"{len(unknown) + len(known)}")
@@ -287,10 +521,10 @@ cdef class _Reader:
         g.deck_n[r] = n
         g.deck_known[r] = len(known)
 
-    cdef void read_cards(self, cards, int16_t* out, str path, str field="") except *:
+    cdef void read_cards(self, _Wire cards, int16_t* out, str path, str field="") except *:
         cdef int k, v
         for k in range(N_CARD_KINDS):
-            v = getattr(cards, CARD_KINDS[k])
+            v = cards.int_(CARD_KINDS[k])
             if v < 0 or v > (JOKERS if k == N_COLOURS else CARDS_PER_COLOUR):
                 self.out_of(v, 0, JOKERS if k == N_COLOURS else CARDS_PER_COLOUR,
                             _path(path, field, -1), CARD_KINDS[k])
@@ -326,7 +560,7 @@ cdef class _Reader:
         return mask
 
     # -- players -----------------------------------------------------------------------
-    cdef void read_players(self, players) except *:
+    cdef void read_players(self, list players) except *:
         cdef int p, n = len(players)
         if self.n and n != self.n:
             self.bad("players", f"must have one entry per player ({self.n}), got {n}")
@@ -337,76 +571,93 @@ cdef class _Reader:
         for p in range(n):
             self.read_player(players[p], p, PLAYER_PATHS[p])
 
-    cdef void read_player(self, pl, int p, str path) except *:
+    cdef void read_player(self, _Wire pl, int p, str path) except *:
         cdef GameState* g = self.g
         cdef uint64_t mask
         cdef int i, k
-        if not self.out_of(pl.coins, 0, self.max_coins, path, "coins"):
-            g.coins[p] = pl.coins
-        if not self.out_of(pl.assistants, 0, INT16_MAX, path, "assistants"):
-            g.assistants[p] = pl.assistants
-        if not self.out_of(pl.vp, 0, INT16_MAX, path, "vp"):
-            g.vp[p] = pl.vp
-        if not self.out_of(pl.nobility, 0, NOBILITY_MAX, path, "nobility"):
-            g.nobility[p] = pl.nobility
-        if not self.out_of(pl.hand_size, 0, N_CARDS, path, "hand_size"):
-            g.hand_n[p] = pl.hand_size
+        cdef long v
+        v = pl.int_("coins")
+        if not self.out_of(v, 0, self.max_coins, path, "coins"):
+            g.coins[p] = v
+        v = pl.int_("assistants")
+        if not self.out_of(v, 0, INT16_MAX, path, "assistants"):
+            g.assistants[p] = v
+        v = pl.int_("vp")
+        if not self.out_of(v, 0, INT16_MAX, path, "vp"):
+            g.vp[p] = v
+        v = pl.int_("nobility")
+        if not self.out_of(v, 0, NOBILITY_MAX, path, "nobility"):
+            g.nobility[p] = v
+        v = pl.int_("hand_size")
+        if not self.out_of(v, 0, N_CARDS, path, "hand_size"):
+            g.hand_n[p] = v
         hidden = self.viewer >= 0 and p != self.viewer
-        if pl.HasField("hand"):
+        if pl.has("hand"):
             if hidden:
                 self.bad(path + ".hand",
                          f"must be absent: seat {p}'s hand is hidden in seat {self.viewer}'s view")
             else:
-                self.read_cards(pl.hand, g.hand[p], path, "hand")
+                self.read_cards(pl.sub("hand"), g.hand[p], path, "hand")
         elif self.viewer < 0 and not self.hiding_unchecked:
             self.bad(path + ".hand", "required in a full state (viewer is absent)")
         elif p == self.viewer:
             self.bad(path + ".hand", "the viewer's own hand must be given")
-        if len(pl.emporiums) > MAX_EMPORIUMS:
+        emporiums = pl.strings("emporiums")
+        if len(emporiums) > MAX_EMPORIUMS:
             self.bad(path + ".emporiums",
-                     f"must have at most {MAX_EMPORIUMS} entries, got {len(pl.emporiums)}")
+                     f"must have at most {MAX_EMPORIUMS} entries, got {len(emporiums)}")
         else:
-            mask = self.name_set(pl.emporiums, path, "emporiums", CITY_INDEX, "city", CITIES)
+            mask = self.name_set(emporiums, path, "emporiums", CITY_INDEX, "city", CITIES)
             g.emporia[p] = mask
             g.emporia_n[p] = _popcount(mask)
-        g.permits_up[p] = self.tile_set(pl.permits_face_up, path, "permits_face_up")
-        g.permits_down[p] = self.tile_set(pl.permits_face_down, path, "permits_face_down")
+        g.permits_up[p] = self.tile_set(pl.ints("permits_face_up"), path, "permits_face_up")
+        g.permits_down[p] = self.tile_set(pl.ints("permits_face_down"), path,
+                                          "permits_face_down")
         g.bonus_tiles[p] = self.name_set(
-            pl.bonus_tiles, path, "bonus_tiles", BONUS_INDEX, "bonus tile", BONUS_TILES)
+            pl.strings("bonus_tiles"), path, "bonus_tiles", BONUS_INDEX, "bonus tile",
+            BONUS_TILES)
         mask = 0
-        for i in range(len(pl.king_tiles)):
-            k = KING_TILE_INDEX.get(pl.king_tiles[i], -1)
+        king_tiles = pl.ints("king_tiles")
+        for i in range(len(king_tiles)):
+            k = KING_TILE_INDEX.get(king_tiles[i], -1)
             if k < 0:
                 self.bad(f"{path}.king_tiles[{i}]",
                          f"must be the VP of a king reward tile: one of {list(KING_TILES)}")
             elif (mask >> k) & 1:
                 self.bad(f"{path}.king_tiles[{i}]", f"duplicate of {path}.king_tiles["
-                         f"{list(pl.king_tiles).index(pl.king_tiles[i])}]")
+                         f"{king_tiles.index(king_tiles[i])}]")
             else:
                 mask |= 1 << k
         g.king_tiles[p] = mask
 
     # -- turn --------------------------------------------------------------------------
-    cdef void read_turn(self, t) except *:
+    cdef void read_turn(self, _Wire t) except *:
         cdef GameState* g = self.g
         cdef int seats = (self.n or MAX_PLAYERS) - 1, i
-        if not self.out_of(t.current, 0, seats, "turn.current"):
-            g.current = t.current
-        if not self.out_of(t.number, 1, INT32_MAX, "turn.number"):
-            g.turn = t.number
-        if not self.out_of(t.action_count, 0, INT32_MAX, "turn.action_count"):
-            g.action_count = t.action_count
-        if not self.out_of(t.main_left, 0, INT8_MAX, "turn.main_left"):
-            g.main_left = t.main_left
-        if not self.out_of(t.main_done, 0, INT8_MAX, "turn.main_done"):
-            g.main_done = t.main_done
-        g.quick_used = t.quick_used
-        g.game_over = t.game_over
+        cdef long v
+        v = t.int_("current")
+        if not self.out_of(v, 0, seats, "turn.current"):
+            g.current = v
+        v = t.int_("number")
+        if not self.out_of(v, 1, INT32_MAX, "turn.number"):
+            g.turn = v
+        v = t.int_("action_count")
+        if not self.out_of(v, 0, INT32_MAX, "turn.action_count"):
+            g.action_count = v
+        v = t.int_("main_left")
+        if not self.out_of(v, 0, INT8_MAX, "turn.main_left"):
+            g.main_left = v
+        v = t.int_("main_done")
+        if not self.out_of(v, 0, INT8_MAX, "turn.main_done"):
+            g.main_done = v
+        g.quick_used = t.int_("quick_used") != 0
+        g.game_over = t.int_("game_over") != 0
         g.end_trigger = -1
-        if t.HasField("end_trigger"):
-            if not self.out_of(t.end_trigger, 0, seats, "turn.end_trigger"):
-                g.end_trigger = t.end_trigger
-        pending = t.pending
+        if t.has("end_trigger"):
+            v = t.int_("end_trigger")
+            if not self.out_of(v, 0, seats, "turn.end_trigger"):
+                g.end_trigger = v
+        pending = t.subs("pending")
         if len(pending) > MAX_PENDING_DECISIONS:
             self.bad("turn.pending", f"must have at most {MAX_PENDING_DECISIONS} entries, got "
                                      f"{len(pending)}")
@@ -415,29 +666,36 @@ cdef class _Reader:
         for i in range(len(pending)):
             self.read_pending(pending[i], i, PENDING_PATHS[i])
 
-    cdef void read_pending(self, d, int i, str path) except *:
+    cdef void read_pending(self, _Wire d, int i, str path) except *:
         cdef GameState* g = self.g
         cdef int kind, region, arg = 0
-        kind = self.name(DECISION_INDEX, d.kind, "decision kind", DECISION_NAMES, path, "kind")
+        cdef _Wire permit
+        cdef str kind_name = d.string("kind")
+        kind = self.name(DECISION_INDEX, kind_name, "decision kind", DECISION_NAMES, path,
+                         "kind")
         if kind < 0:
             return
-        given = d.WhichOneof("arg")
+        # The oneof `arg`: the member that was set (the last one on the wire).
+        given = None
+        if d.has("permit") or d.has("city"):
+            given = "permit" if d.last[d.number("permit")] > d.last[d.number("city")] else "city"
         wanted = ("permit" if kind == P_PAY_PERMIT
                   else "city" if kind in (P_PAY_KING, P_TOKEN_PAIR_SECOND) else None)
         if given != wanted:
             if given is not None:
-                self.bad(f"{path}.{given}", f"must be absent for {d.kind}")
+                self.bad(f"{path}.{given}", f"must be absent for {kind_name}")
             if wanted is not None:
-                self.bad(f"{path}.{wanted}", f"required for {d.kind}")
+                self.bad(f"{path}.{wanted}", f"required for {kind_name}")
             return
         if wanted == "permit":
-            region = self.name(REGION_INDEX, d.permit.region, "region", REGIONS, path,
+            permit = d.sub("permit")
+            region = self.name(REGION_INDEX, permit.string("region"), "region", REGIONS, path,
                                "permit.region")
-            if self.out_of(d.permit.slot, 0, 1, path, "permit.slot") or region < 0:
+            if self.out_of(permit.int_("slot"), 0, 1, path, "permit.slot") or region < 0:
                 return
-            arg = region * 2 + d.permit.slot
+            arg = region * 2 + permit.int_("slot")
         elif wanted == "city":
-            arg = self.name(CITY_INDEX, d.city, "city", CITIES, path, "city")
+            arg = self.name(CITY_INDEX, d.string("city"), "city", CITIES, path, "city")
             if arg < 0:
                 return
         g.pending_kind[i] = kind
@@ -484,7 +742,8 @@ def read_state(msg, int view_of=-1):
     memset(&st.s, 0, sizeof(GameState))
     cdef _Reader reader = _Reader()
     reader.g = &st.s
-    reader.read(msg, view_of)
+    data = msg.SerializeToString()
+    reader.read(_Wire.over(data, 0, len(data), "council.v1.GameState"), view_of)
     if reader.problems:
         return None, reader.problems
     if reader.demote:

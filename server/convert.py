@@ -29,6 +29,7 @@ __all__ = [
     "add_views",
     "duration",
     "engine_info_proto",
+    "legal_actions_response",
     "search_result_proto",
 ]
 
@@ -58,6 +59,24 @@ def _build_action_proto(a: EngineAction) -> pb.Action:
 _ACTION_PROTOS: tuple[pb.Action, ...] = tuple(
     _build_action_proto(EngineAction.from_id(i)) for i in range(NUM_ACTIONS)
 )
+# Each action as one entry of ListLegalActionsResponse.actions, encoded once: a response is
+# the parse of its entries joined (one C call), where copying the messages one by one cost
+# more than reading the request's position.
+_LIST_ENTRIES: tuple[bytes, ...] = tuple(
+    spb.ListLegalActionsResponse(actions=[m]).SerializeToString() for m in _ACTION_PROTOS
+)
+
+
+def legal_actions_response(
+    seat: int, decision: str, action_ids: list[int]
+) -> spb.ListLegalActionsResponse:
+    """A ListLegalActionsResponse listing `action_ids` (descriptions not filled in)."""
+    response = spb.ListLegalActionsResponse.FromString(
+        b"".join([_LIST_ENTRIES[a] for a in action_ids])
+    )
+    response.seat = seat
+    response.decision = decision
+    return response
 
 
 def action_proto(action_id: int) -> pb.Action:

@@ -249,8 +249,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     def ListLegalActions(self, request, context):
         state, seat = self._mover_state(request)
         full = state.determinize(0) if state.is_view else state
-        response = spb.ListLegalActionsResponse(seat=seat, decision=state.decision()[0])
-        response.actions.extend([convert.action_proto(a) for a in full.legal_actions()])
+        response = convert.legal_actions_response(seat, state.decision()[0], full.legal_actions())
         if request.include_descriptions:
             for m in response.actions:
                 m.description = describe(state, m.id)
