@@ -681,21 +681,21 @@ cdef void end_awards(GameState* s, int* award) noexcept nogil:
         for p in range(n):
             if s.nobility[p] == second:
                 award[p] += RULES.nobility_second_vp
-    # Most permit tiles, face up and used (RULINGS 8); a player needs at least one.
+    # Most permit tiles, face up and used (RULINGS 8). Players with none count like any
+    # other: if nobody holds a tile, everyone ties.
     best = 0
     for p in range(n):
         count = popcount64(s.permits_up[p] | s.permits_down[p])
         if count > best:
             best = count
-    if best > 0:
-        ties = 0
+    ties = 0
+    for p in range(n):
+        if popcount64(s.permits_up[p] | s.permits_down[p]) == best:
+            ties += 1
+    if ties == 1 or s.permit_tie_all:
         for p in range(n):
             if popcount64(s.permits_up[p] | s.permits_down[p]) == best:
-                ties += 1
-        if ties == 1 or s.permit_tie_all:
-            for p in range(n):
-                if popcount64(s.permits_up[p] | s.permits_down[p]) == best:
-                    award[p] += RULES.most_permits_vp
+                award[p] += RULES.most_permits_vp
 
 
 cdef void final_scoring(GameState* s) noexcept nogil:
@@ -851,6 +851,12 @@ cdef void apply_action(GameState* s, int a) noexcept nogil:
         pop_pending(s)
         a -= A_CHOOSE_FREE_PERMIT
         take_permit(s, p, a >> 1, a & 1)
+        # RULINGS 22: the free tile's take is nested in the take that raised it, so its slot
+        # is refilled first, as soon as its bonus is gained (any decision that bonus raises
+        # is taken afterwards, like every queued decision); the first tile's slot waits for
+        # the queue to empty. So at most one slot is ever empty while decisions are pending.
+        if s.deck_n[a >> 1] > 0:
+            s.face_up[a >> 1][a & 1] = draw_permit(s, a >> 1)
     else:
         pop_pending(s)
         gain_bonus(s, p, TILE_BONUS[a - A_CHOOSE_PERMIT_BONUS])

@@ -63,8 +63,9 @@ def test_two_players_tie_break_on_assistants_and_cards():
     p.vp(0, 18).vp(1, 21).nobility(0, 3).nobility(1, 0)
     p.assistants(0, 1).hand(0, white=3).assistants(1, 2).hand(1, cyan=1)
     a = p.state().adjudicated()
-    # 18 + 5 = 21 + 2: a tie on VP; then assistants + cards: 1 + 3 > 2 + 1.
-    assert a.scores() == [23, 23]
+    # 18 + 5 = 21 + 2: a tie on VP; nobody holds a permit tile, so both tie for most
+    # tiles and score 3 (RULINGS 8): 26 each; then assistants + cards: 1 + 3 > 2 + 1.
+    assert a.scores() == [26, 26]
     assert a.winners() == [0] and a.returns() == [1.0, 0.0]
 
 
@@ -72,8 +73,8 @@ def test_shared_win_after_the_tie_break():
     p = mid_game(players=2).turn(current=0)
     p.vp(0, 10).vp(1, 10).assistants(0, 2).hand(0, black=2).assistants(1, 4).hand(1)
     a = p.state().adjudicated()
-    # Nobility 0 = 0: 5 each; assistants + cards 4 = 4.
-    assert a.scores() == [15, 15]
+    # Nobility 0 = 0: 5 each; no permit tiles: 3 each (RULINGS 8); assistants + cards 4 = 4.
+    assert a.scores() == [18, 18]
     assert a.winners() == [0, 1] and a.returns() == [0.5, 0.5]
 
 
@@ -86,14 +87,15 @@ def test_pending_decisions_are_dropped():
     a = s.adjudicated()
     r = a.to_raw()
     assert r["pending_n"] == 0 and r["pending_kind"] == [0] * 16
-    assert a.is_terminal() and a.scores() == [4 + 5, 6 + 5]
+    # The unpaid tile is not taken: nobody holds a permit tile, so both score 3 (RULINGS 8).
+    assert a.is_terminal() and a.scores() == [4 + 5 + 3, 6 + 5 + 3]
     assert a.winners() == [1]
 
 
 def test_end_trigger_bonus_is_not_counted_twice():
     p = mid_game(players=2).end_trigger(1).vp(1, 3 + 30).vp(0, 28)
     a = p.state().adjudicated()
-    assert a.scores() == [28 + 5, 33 + 5]
+    assert a.scores() == [28 + 5 + 3, 33 + 5 + 3]  # nobility 5 each, no tiles: 3 each
 
 
 def test_finished_state_comes_back_as_a_copy():

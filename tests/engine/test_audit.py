@@ -220,7 +220,9 @@ def test_free_tile_of_space_10_cannot_be_the_replacement_then_both_slots_refill(
     play(s, choose_free_permit(COAST, 1))
     r = s.to_raw()
     assert r["vp"][0] == vp + 4  # tile A: 4 VP + 3 coins
-    assert r["face_up"][0] == [b, c]  # both refilled, from the known bottom in order
+    # Both refilled from the known bottom in order, the free tile's slot first (RULINGS 22:
+    # its take is nested in the first one's).
+    assert r["face_up"][0] == [c, b]
     assert r["deck_n"][0] == 1 and r["deck_known"][0] == 1 and r["permit_deck"][0][0] == d
 
 

@@ -23,6 +23,7 @@ from positions import (
 )
 
 from council.engine import IllegalActionError
+from council.engine import board as B
 
 COAST_T, HILLS_T, MOUNT_T, GOLD_T, SILVER_T, BRONZE_T, IRON_T = range(7)
 ALL_BONUS = 0b1111111
@@ -210,6 +211,11 @@ def last_turn(players=4, **kw) -> Pos:
     )
 
 
+# RULINGS 8: a player with no permit tile counts like any other, so where nobody holds one
+# every player ties for most tiles and scores (permit_tie_all_score, the default).
+NO_TILES_TIE = B.RULE_NUMBERS["most_permits_vp"]
+
+
 def finish(p: Pos):
     s = p.state()
     play(s, END_TURN)
@@ -234,7 +240,7 @@ def test_final_nobility_5_and_2_with_ties(nobility, bonus):
     for q in range(4):
         p.nobility(q, nobility[q]).vp(q, 10)
     s = finish(p)
-    assert s.scores() == [10 + b for b in bonus]
+    assert s.scores() == [10 + b + NO_TILES_TIE for b in bonus]
 
 
 @pytest.mark.parametrize(
@@ -245,7 +251,7 @@ def test_final_nobility_two_players(nobility, bonus):
     p = last_turn(players=2)
     for q in range(2):
         p.nobility(q, nobility[q])
-    assert finish(p).scores() == bonus
+    assert finish(p).scores() == [b + NO_TILES_TIE for b in bonus]
 
 
 def _perm(p: Pos, counts, down=False):
@@ -263,7 +269,8 @@ def _perm(p: Pos, counts, down=False):
         ([2, 1, 0, 0], True, [3, 0, 0, 0]),
         ([2, 2, 0, 1], True, [3, 3, 0, 0]),
         ([2, 2, 0, 1], False, [0, 0, 0, 0]),
-        ([0, 0, 0, 0], True, [0, 0, 0, 0]),
+        ([0, 0, 0, 0], True, [3, 3, 3, 3]),  # nobody holds a tile: all tie (RULINGS 8)
+        ([0, 0, 0, 0], False, [0, 0, 0, 0]),  # ... and a tie scores nothing without the variant
         ([0, 0, 1, 0], False, [0, 0, 3, 0]),
         ([3, 3, 3, 3], True, [3, 3, 3, 3]),
     ],
@@ -290,8 +297,8 @@ def test_final_scoring_adds_bonus_and_king_tiles():
     assert before.scores() == [7 + 5 + 20 + 25 + 12, 1, 5 + 18, 0]
     s = finish(p)
     r = s.to_raw()
-    # Nobility all 0: 5 each; tiles now on the track.
-    assert r["vp"][:4] == [7 + 5 + 20 + 25 + 12 + 5, 1 + 5, 5 + 18 + 5, 5]
+    # Nobility all 0: 5 each; no permit tiles: 3 each; tiles now on the track.
+    assert r["vp"][:4] == [7 + 5 + 20 + 25 + 12 + 8, 1 + 8, 5 + 18 + 8, 8]
     assert s.scores() == r["vp"][:4]
 
 
@@ -308,11 +315,11 @@ def test_final_scoring_everything_together():
 
 def test_winner_tie_break_assistants_plus_cards():
     p = last_turn(players=3)
-    p.vp(0, 20).vp(1, 20).vp(2, 19)  # + 5 each (nobility all 0)
+    p.vp(0, 20).vp(1, 20).vp(2, 19)  # + 5 each (nobility all 0), + 3 each (no tiles)
     p.assistants(0, 3).hand(0, white=2).assistants(1, 1).hand(1, white=3)
     p.assistants(2, 9).hand(2, cyan=5)
     s = finish(p)
-    assert s.scores() == [25, 25, 24]
+    assert s.scores() == [28, 28, 27]
     assert s.winners() == [0]  # 5 > 4
     assert s.returns() == [1.0, 0.0, 0.0]
 
