@@ -16,6 +16,7 @@ import sys
 
 from council.ladder import Store, load, plot, run_ladder
 from council.ladder._extra import require
+from council.server.cli import closed_stdout
 
 PROG = "council-ladder"
 
@@ -75,19 +76,37 @@ def ladder_run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 130
+        replayed = f"{summary.replayed} void games played again, " if summary.replayed else ""
         print(
             f"played {summary.played} games in {summary.seconds:.1f} s "
-            f"({summary.already_stored} were stored already, {summary.forfeits} forfeits, "
-            f"{summary.adjudicated} adjudicated at the length cap); "
-            f"{summary.already_stored + summary.played}/"
+            f"({replayed}{summary.already_stored} were stored already, {summary.forfeits} "
+            f"forfeits, {summary.voids} void, {summary.adjudicated} adjudicated at the length "
+            f"cap); {summary.already_stored + summary.played}/"
             f"{summary.scheduled} scheduled games stored",
             file=sys.stderr,
         )
+        _print_voids(summary.void_games)
         report = load(store)
         if args.plot:
             plot(report, args.plot)
         print(json.dumps(report.to_dict(), indent=2) if args.json else report.to_text())
     return 0
+
+
+def _print_voids(games, shown: int = 5) -> None:
+    """The games voided because an endpoint could not be reached, on stderr after the
+    run's summary line."""
+    if not games:
+        return
+    print(
+        f"{len(games)} games void, not rated: an endpoint could not be reached "
+        "(run the ladder again to play them):",
+        file=sys.stderr,
+    )
+    for game in games[:shown]:
+        print(f"  {game.id}: {game.reason}", file=sys.stderr)
+    if len(games) > shown:
+        print(f"  ... and {len(games) - shown} more", file=sys.stderr)
 
 
 def ladder_report(args: argparse.Namespace) -> int:
@@ -163,8 +182,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        args = build_parser().parse_args(argv)
+        code = args.func(args)
+        sys.stdout.flush()  # a reader that closed early fails this write here, not at exit
+        return code
+    except BrokenPipeError:
+        return closed_stdout()
 
 
 if __name__ == "__main__":

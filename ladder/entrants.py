@@ -12,6 +12,11 @@ endpoint ``remote:HOST:PORT[,option=value...]`` that speaks ``council.v1.Council
 ``token_file=P``    send the bearer token read from file P (``authorization: Bearer ...``)
 =================  ===========================================================================
 
+A remote seat forfeits when its endpoint answers with an error, answers too late or
+answers an illegal action (``Forfeit``); when the endpoint cannot be reached at all (nothing
+listens, the connection cannot be made or is lost), the game is void instead
+(``Unreachable``): the entrant did not play it, so it is neither rated nor lost.
+
 Either kind may be prefixed with ``NAME@`` to choose the label the standings show, e.g.
 ``mybot@remote:10.0.0.5:50051,preset=strong``. Without it, a built-in agent is labelled by
 ``agent_label`` (``ismcts(iterations=200)``) and a remote one by its spec.
@@ -26,6 +31,7 @@ Either kind may be prefixed with ``NAME@`` to choose the label the standings sho
 
 from __future__ import annotations
 
+import queue
 import re
 import threading
 from dataclasses import dataclass, field
@@ -34,14 +40,26 @@ from typing import ClassVar
 from council.engine import State
 from council.mcts.agents import agent_label, parse_agent
 
-__all__ = ["Entrant", "Forfeit", "RemoteAgent", "parse_entrant"]
+__all__ = ["Entrant", "Forfeit", "RemoteAgent", "Unreachable", "parse_entrant"]
 
 DEFAULT_DEADLINE_S = 10.0
+# After a call fails with UNAVAILABLE or DEADLINE_EXCEEDED, how long gRPC may take to report
+# the channel's state (it does at once).
+STATE_WAIT_S = 1.0
 _LABEL = re.compile(r"^([A-Za-z0-9_.\-]+)@(.+)$")
 
 
 class Forfeit(Exception):
     """The seat to move could not produce a legal action: it forfeits the game."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Unreachable(Exception):
+    """The seat's endpoint could not be reached (no connection): the game is void, not
+    forfeited, because the bot never got to play it."""
 
     def __init__(self, reason: str):
         super().__init__(reason)
@@ -67,8 +85,11 @@ class RemoteAgent:
     """A bot behind a ``council.v1.CouncilService`` endpoint.
 
     Each move sends the seat's *view* (no other hands, no deck order, no chance state) to
-    ``RecommendAction`` with the move's seed and a deadline. A failed call (any gRPC error,
-    the deadline included) or an answer that is not a legal action raises ``Forfeit``.
+    ``RecommendAction`` with the move's seed and a deadline. A call the endpoint answered
+    with an error, a call past its deadline on a live connection, or an answer that is not a
+    legal action raises ``Forfeit``. A call that failed with UNAVAILABLE or DEADLINE_EXCEEDED
+    while the channel has no connection to the endpoint (nothing listens, the host does not
+    answer, the connection was lost) raises ``Unreachable``.
     """
 
     address: str
@@ -100,35 +121,73 @@ class RemoteAgent:
 
         request = self.request(view, seed)
         metadata = bearer_metadata(self.token)
+        channel, stub = _endpoint(self.address)
         try:
-            response = _stub(self.address).RecommendAction(
-                request, timeout=self.deadline_s, metadata=metadata
-            )
+            response = stub.RecommendAction(request, timeout=self.deadline_s, metadata=metadata)
         except grpc.RpcError as error:
-            code = error.code().name if error.code() is not None else "UNKNOWN"
-            raise Forfeit(f"{code}: {error.details() or ''}".strip()) from None
+            code = error.code()
+            reason = f"{code.name if code is not None else 'UNKNOWN'}: {error.details() or ''}"
+            no_answer = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+            if code in no_answer and not _connected(channel):
+                _forget(self.address, channel)
+                raise Unreachable(f"could not reach {self.address}: {reason.strip()}") from None
+            raise Forfeit(reason.strip()) from None
         result = response.result
         if result.seat != view.viewer:
             raise Forfeit(f"answered for seat {result.seat}, not seat {view.viewer}")
         return int(result.action.id)
 
 
-_stubs: dict[str, object] = {}
-_stubs_lock = threading.Lock()
+_endpoints: dict[str, tuple] = {}
+_endpoints_lock = threading.Lock()
 
 
-def _stub(address: str):
-    """One channel per endpoint and process (worker processes build their own)."""
-    with _stubs_lock:
-        stub = _stubs.get(address)
-        if stub is None:
+def _endpoint(address: str) -> tuple:
+    """(channel, stub): one channel per endpoint and process (worker processes build their
+    own)."""
+    with _endpoints_lock:
+        endpoint = _endpoints.get(address)
+        if endpoint is None:
             import grpc
 
             from council.v1 import service_pb2_grpc
 
-            channel = grpc.insecure_channel(address)
-            stub = _stubs[address] = service_pb2_grpc.CouncilServiceStub(channel)
-        return stub
+            # Its own connection (not one shared with other channels to the address), so
+            # that a channel made after `_forget` connects afresh.
+            channel = grpc.insecure_channel(address, [("grpc.use_local_subchannel_pool", 1)])
+            endpoint = (channel, service_pb2_grpc.CouncilServiceStub(channel))
+            _endpoints[address] = endpoint
+        return endpoint
+
+
+def _forget(address: str, channel) -> None:
+    """Drop an unreachable endpoint's channel (not closed: a call on it elsewhere goes on),
+    so that the next game connects afresh instead of waiting out the channel's reconnection
+    backoff once the endpoint is back."""
+    with _endpoints_lock:
+        if _endpoints.get(address, (None,))[0] is channel:
+            del _endpoints[address]
+
+
+def _connected(channel) -> bool:
+    """Whether the channel, right after a call failed, has a live connection to the
+    endpoint (READY): then the failure was the endpoint's answer or its lateness. Otherwise
+    (connecting, failed to connect, connection lost) the endpoint could not be reached. The
+    state is the one gRPC reports now; no new connection is tried."""
+    import grpc
+
+    states: queue.SimpleQueue = queue.SimpleQueue()
+
+    def seen(state) -> None:
+        states.put(state)
+
+    channel.subscribe(seen, try_to_connect=False)
+    try:
+        return states.get(timeout=STATE_WAIT_S) is grpc.ChannelConnectivity.READY
+    except queue.Empty:
+        return False
+    finally:
+        channel.unsubscribe(seen)
 
 
 def _remote(body: str, spec: str) -> RemoteAgent:

@@ -1,5 +1,5 @@
-"""The ladder's report: standings, head-to-head table, forfeits, adjudicated games, and the
-ratings plot."""
+"""The ladder's report: standings, head-to-head table, forfeits, void games (an endpoint
+could not be reached), adjudicated games, and the ratings plot."""
 
 from __future__ import annotations
 
@@ -20,6 +20,12 @@ class LadderReport:
     scheduled: int
     games: list[GameResult]  # stored games in schedule order
     ratings: Ratings
+
+    @property
+    def void(self) -> list[GameResult]:
+        """Games not played (an endpoint could not be reached): not rated, played again by
+        the next run."""
+        return [g for g in self.games if g.status == "void"]
 
     @property
     def adjudicated(self) -> list[GameResult]:
@@ -80,6 +86,7 @@ class LadderReport:
                 for g in self.games
                 if g.status == "forfeit" and g.forfeit_seat is not None  # always set
             ],
+            "void_games": [{"id": g.id, "reason": g.reason} for g in self.void],
         }
 
     def to_text(self, max_forfeits: int = 10) -> str:
@@ -125,9 +132,12 @@ class LadderReport:
             lines += [f"  {g.id}: {g.reason}" for g in forfeits[:max_forfeits]]
             if len(forfeits) > max_forfeits:
                 lines.append(f"  ... and {len(forfeits) - max_forfeits} more")
-        voids = [g for g in self.games if g.status == "void"]
+        voids = self.void
         if voids:
-            lines += ["", f"Void ({len(voids)}):"] + [f"  {g.id}: {g.reason}" for g in voids]
+            lines += ["", f"Void, not rated; the next run plays them again ({len(voids)}):"]
+            lines += [f"  {g.id}: {g.reason}" for g in voids[:max_forfeits]]
+            if len(voids) > max_forfeits:
+                lines.append(f"  ... and {len(voids) - max_forfeits} more")
         if adjudicated:
             lines += ["", f"Adjudicated at the length cap ({len(adjudicated)}):"]
             lines += [f"  {g.id}: {g.reason}" for g in adjudicated[:max_forfeits]]

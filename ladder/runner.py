@@ -8,13 +8,21 @@ last and every other seat shares first place (the game counts as a win shared by
 others, in the ratings and in the win-rate tables). The VP stored are those at the moment of
 the forfeit.
 
+Void games. A remote seat whose endpoint cannot be reached at all (nothing listens, no
+connection within the deadline, the connection lost: ``entrants.Unreachable``) did not play,
+so the game is not its loss: it is stored with status ``void`` and the reason (``seat 1
+(bot) at action 0: could not reach HOST:PORT: UNAVAILABLE: ...``), left out of the ratings,
+counted in the run's summary and listed by the report. Voids are not results: a later run
+of the same ladder plays them again (and replaces them).
+
 Length cap. A game still running when its turn ``max_turns`` begins (300; the turn counter
 counts every seat's turns), or after ``max_actions`` actions, is adjudicated there as in the
 arena (``council.mcts.arena``): ``State.adjudicated()`` applies final scoring to the position
 reached, and the game is stored with status ``finished``, its adjudicated scores, winners
 and ranks, and a reason starting ``adjudicated:`` (``GameResult.adjudicated``). Its moves
 replay to the adjudicated position. It is rated like any finished game. (Stores written
-before the cap hold ``void`` games instead: still read, and still left out of the ratings.)
+before the cap hold ``void`` games instead: left out of the ratings, and played again, so
+adjudicated, by the next run.)
 """
 
 from __future__ import annotations
@@ -25,11 +33,11 @@ import socket
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from council.engine import GameConfig, State
 from council.engine.actions import NUM_ACTIONS
-from council.ladder.entrants import Entrant, Forfeit, parse_entrant
+from council.ladder.entrants import Entrant, Forfeit, Unreachable, parse_entrant
 from council.ladder.schedule import ScheduledGame, schedule
 from council.ladder.store import ADJUDICATED, GameResult, LadderConfig, Store
 from council.mcts.arena import MAX_TURNS, cap_reason
@@ -92,6 +100,10 @@ def play_scheduled(
             status, forfeit_seat = "forfeit", seat
             reason = f"seat {seat} ({labels[seat]}) at action {len(moves)}: {forfeit.reason}"
             break
+        except Unreachable as lost:  # not played: void, not a forfeit
+            status = "void"
+            reason = f"seat {seat} ({labels[seat]}) at action {len(moves)}: {lost.reason}"
+            break
         state.apply(int(action))
         moves.append(int(action))
     scores = tuple(state.scores())
@@ -143,9 +155,11 @@ class RunSummary:
     already_stored: int
     played: int
     forfeits: int
-    voids: int
+    voids: int  # games played this run that are void (an endpoint could not be reached)
     seconds: float
     adjudicated: int = 0  # games stopped at the length cap and scored as they stood
+    void_games: list[GameResult] = field(default_factory=list)  # this run's voids
+    replayed: int = 0  # games stored void by an earlier run, played again by this one
 
     @property
     def complete(self) -> bool:
@@ -176,8 +190,9 @@ def run_ladder(
     in-process (``workers=1``), in a pool of ``workers`` processes (default: every core), or
     as Ray tasks with ``ray_address`` (``"local"`` starts a private local Ray instance with
     ``workers`` CPUs; ``"auto"`` or ``host:port`` joins a running cluster). A game still
-    running when turn ``max_turns`` begins, or after ``max_actions`` actions, is adjudicated
-    (see the module's docstring).
+    running when turn ``max_turns`` begins, or after ``max_actions`` actions, is adjudicated,
+    and a game whose remote entrant could not be reached is stored void; the void games of
+    earlier runs are played again (see the module's docstring).
     """
     if entrants is None:
         config = store.config()
@@ -201,7 +216,8 @@ def run_ladder(
     games = schedule(len(config.entrants), config.table_size, config.deals, config.seed)
     config = store.setup(config)
     roster = entrants_of(config)
-    done = store.stored_ids()
+    void = store.void_ids()  # not results: played again
+    done = store.stored_ids() - void
     pending = [g for g in games if g.id not in done]
     jobs = [
         (
@@ -215,6 +231,7 @@ def run_ladder(
         for g in pending
     ]
     summary = RunSummary(len(games), len(games) - len(pending), 0, 0, 0, 0.0)
+    summary.replayed = sum(g.id in void for g in pending)
     bar = None
     if progress:
         from tqdm import tqdm
@@ -235,6 +252,8 @@ def run_ladder(
             summary.forfeits += result.status == "forfeit"
             summary.voids += result.status == "void"
             summary.adjudicated += result.adjudicated
+            if result.status == "void":
+                summary.void_games.append(result)
         if bar is not None:
             bar.update(1)
             if summary.forfeits or summary.voids or summary.adjudicated:

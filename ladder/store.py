@@ -6,7 +6,9 @@ table size, deals, seed, game rules) as JSON; table ``games`` one row per finish
 ``seats`` the same game seat by seat, for SQL queries. A game is written in a single
 transaction (its ``games`` row and all its ``seats`` rows, or nothing), in WAL mode with
 ``synchronous=FULL``, so a ladder killed at any moment loses at most the games still being
-played and never stores half a game. ``games.id`` is the primary key: a game is stored once.
+played and never stores half a game. ``games.id`` is the primary key: a game is stored once,
+except that a ``void`` game (not played: an endpoint could not be reached) is replaced when
+it is played again.
 
 >>> store = Store(":memory:")
 >>> store.setup(LadderConfig(entrants=[("random", "random"), ("greedy", "greedy")]))
@@ -203,12 +205,25 @@ class Store:
     def stored_ids(self) -> set[str]:
         return {row[0] for row in self.conn.execute("SELECT id FROM games")}
 
+    def void_ids(self) -> set[str]:
+        """The stored games that are void (not played: an endpoint could not be reached);
+        ``add`` replaces them."""
+        return {row[0] for row in self.conn.execute("SELECT id FROM games WHERE status = 'void'")}
+
     def count(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
     def add(self, game: GameResult) -> bool:
-        """Write one game (one transaction). False if that id was already stored."""
+        """Write one game (one transaction), replacing a void game of that id. False if that
+        id was already stored (and not void)."""
         with self._transaction() as conn:
+            void = (game.id,)
+            conn.execute(
+                "DELETE FROM seats WHERE game_id IN "
+                "(SELECT id FROM games WHERE id = ? AND status = 'void')",
+                void,
+            )
+            conn.execute("DELETE FROM games WHERE id = ? AND status = 'void'", void)
             cursor = conn.execute(
                 "INSERT OR IGNORE INTO games (id, table_key, deal, rotation, seed, seats, "
                 "labels, status, scores, winners, ranks, forfeit_seat, reason, moves, actions, "

@@ -15,6 +15,7 @@ import dataclasses
 import json
 import os
 import random
+import re
 import sys
 
 from council.engine import GameConfig, State
@@ -73,6 +74,13 @@ def arena(args: argparse.Namespace) -> int:
     from council.mcts.agents import parse_agent
     from council.mcts.arena import run_arena
 
+    if not 2 <= len(args.agents) <= 4:
+        print(
+            f"council-ai arena: name one agent per seat, 2 to 4 agents (e.g. 'council-ai "
+            f"arena random greedy'); got {len(args.agents)}: {' '.join(args.agents)}",
+            file=sys.stderr,
+        )
+        return 2
     try:
         lineup = [parse_agent(spec) for spec in args.agents]
         config = GameConfig(players=len(lineup), layout=args.layout).validate()
@@ -207,9 +215,7 @@ def hint(args: argparse.Namespace) -> int:
         try:
             response = stub.RecommendAction(request, timeout=args.timeout, metadata=metadata)
         except grpc.RpcError as error:
-            print(f"council-ai hint: {error.code().name}: {error.details()}", file=sys.stderr)
-            for field, problem in field_violations(error):
-                print(f"  {field}: {problem}", file=sys.stderr)
+            _print_rpc_error("council-ai hint", error, field_violations(error))
             return 1
     if args.json:
         print(_message_json(response))
@@ -220,11 +226,58 @@ def hint(args: argparse.Namespace) -> int:
     for c in r.candidates:
         print(f"{c.action.text:<34} {c.visits:>7} {c.win_probability:>6.3f} {c.vp_margin:>+7.2f}")
     pv = " / ".join(a.text for a in r.principal_variation[:8])
-    s = r.stats
-    elapsed = s.elapsed.ToNanoseconds() / 1e9
     print(f"line: {pv}")
-    print(f"{s.iterations} iterations in {elapsed:.3f} s, seed {r.seed}")
+    print(_search_summary(r.stats, r.seed, args.timeout))
     return 0
+
+
+def _print_rpc_error(prog: str, error, violations: list[tuple[str, str]]) -> None:
+    """A failed call on stderr: its code and message, then each field violation once. The
+    service's INVALID_ARGUMENT message already lists the first violations (errors.invalid)
+    and its BadRequest details hold them all: the parts of the message that are a listed
+    violation (or "and N more") are not printed again."""
+    details = error.details() or ""
+    if violations:
+        listed = [f"{field}: {problem}" for field, problem in violations]
+
+        def repeated(part: str) -> bool:  # a listed violation, maybe cut short ("...…")
+            cut = part.removesuffix("…")
+            return any(v == part or (cut != part and v.startswith(cut)) for v in listed)
+
+        rest = [
+            part
+            for part in details.split("; ")
+            if part and not repeated(part) and not re.fullmatch(r"and \d+ more", part)
+        ]
+        count = f"{len(violations)} field violation{'s' if len(violations) > 1 else ''}"
+        details = "; ".join([*rest, count])
+    print(f"{prog}: {error.code().name}: {details}", file=sys.stderr)
+    for field, problem in violations:
+        print(f"  {field}: {problem}", file=sys.stderr)
+
+
+def _search_summary(stats, seed: int, timeout: float) -> str:
+    """The search's figures and why it stopped (the response's stop reason): said first
+    when the search did not spend its budget, because the call's deadline (--timeout, less
+    the server's margin) cut it short or the call was cancelled."""
+    from council.v1 import game_pb2 as pb
+
+    elapsed = stats.elapsed.ToNanoseconds() / 1e9
+    done = f"{stats.iterations} iterations in {elapsed:.3f} s"
+    reason = stats.stop_reason
+    if reason == pb.STOP_REASON_DEADLINE:
+        return (
+            f"stopped by the deadline after {done}, before its budget was spent (--timeout "
+            f"{timeout:g} s: raise it for the full search); seed {seed}"
+        )
+    if reason == pb.STOP_REASON_CANCELLED:
+        return f"cancelled after {done}, before its budget was spent; seed {seed}"
+    why = {
+        pb.STOP_REASON_ITERATIONS: "iteration budget spent",
+        pb.STOP_REASON_TIME: "time budget spent",
+        pb.STOP_REASON_ONLY_MOVE: "the only legal action",
+    }.get(reason)
+    return f"{done}, seed {seed}" + (f" ({why})" if why else "")
 
 
 def new_game(args: argparse.Namespace) -> int:
@@ -492,9 +545,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def closed_stdout() -> int:
+    """What a command does when the reader of its stdout went away early (``council-ai demo
+    | head``): no traceback and no more output. Python's recipe: stdout is pointed at
+    devnull, so that the flush at exit does not fail again; the exit status is 1."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):  # stdout is no file (replaced, or closed)
+        pass
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        args = build_parser().parse_args(argv)
+        code = args.func(args)
+        sys.stdout.flush()  # a reader that closed early fails this write here, not at exit
+        return code
+    except BrokenPipeError:
+        return closed_stdout()
 
 
 if __name__ == "__main__":

@@ -376,6 +376,13 @@ class _Slow(service_pb2_grpc.CouncilServiceServicer):
         context.abort(grpc.StatusCode.UNAVAILABLE, "too late")
 
 
+class _Down(service_pb2_grpc.CouncilServiceServicer):
+    """Reached, but answers every call UNAVAILABLE itself: its games are forfeits."""
+
+    def RecommendAction(self, request, context):
+        context.abort(grpc.StatusCode.UNAVAILABLE, "not serving")
+
+
 class _Liar(service_pb2_grpc.CouncilServiceServicer):
     def RecommendAction(self, request, context):
         response = service_pb2.RecommendActionResponse()
@@ -400,12 +407,12 @@ def _unused_port() -> int:
 
 def test_failing_endpoints_forfeit_their_games_and_the_ladder_goes_on(tmp_path):
     slow = _Slow()
-    servers = [_serve(_Flaky()), _serve(slow), _serve(_Liar())]
-    (_, flaky_at), (_, slow_at), (_, liar_at) = servers
+    servers = [_serve(_Flaky()), _serve(slow), _serve(_Liar()), _serve(_Down())]
+    (_, flaky_at), (_, slow_at), (_, liar_at), (_, down_at) = servers
     entrants = [
         f"flaky@remote:{flaky_at},iterations=20",
         "greedy",
-        f"dead@remote:127.0.0.1:{_unused_port()},deadline_s=2",
+        f"down@remote:{down_at},deadline_s=2",
         f"slow@remote:{slow_at},deadline_s=0.3",
         f"liar@remote:{liar_at}",
     ]
@@ -432,7 +439,7 @@ def test_failing_endpoints_forfeit_their_games_and_the_ladder_goes_on(tmp_path):
     assert len(first.moves) > 4  # greedy's moves and flaky's first four
     # flaky plays on normally after that.
     assert games["0-1/d0/r1"].status == "finished"
-    reasons = {label: set() for label in ("dead", "slow", "liar", "flaky", "greedy")}
+    reasons = {label: set() for label in ("down", "slow", "liar", "flaky", "greedy")}
     for g in games.values():
         if g.status == "forfeit":
             reasons[g.labels[g.forfeit_seat]].add(g.reason.split(": ", 1)[1].split(":")[0])
@@ -440,7 +447,7 @@ def test_failing_endpoints_forfeit_their_games_and_the_ladder_goes_on(tmp_path):
         else:
             assert g.status == "finished"
     assert reasons == {
-        "dead": {"UNAVAILABLE"},
+        "down": {"UNAVAILABLE"},  # the endpoint's own answer: not a void
         "slow": {"DEADLINE_EXCEEDED"},
         "liar": {f"illegal action {NUM_ACTIONS + 3}"},
         "flaky": {"INTERNAL"},
@@ -451,7 +458,51 @@ def test_failing_endpoints_forfeit_their_games_and_the_ladder_goes_on(tmp_path):
     # broken bot had to move first.
     assert summary.forfeits == report.ratings.forfeits == 19
     stats = report.ratings.stats
-    assert [stats[b].firsts for b in ("dead", "slow", "liar")] == [2, 2, 2]
+    assert [stats[b].firsts for b in ("down", "slow", "liar")] == [2, 2, 2]
     assert stats["greedy"].forfeits == 0 and stats["greedy"].firsts >= 7
     text = report.to_text()
-    assert "Forfeits (" in text and "UNAVAILABLE" in text
+    assert "Forfeits (" in text and "UNAVAILABLE: not serving" in text
+    assert summary.voids == report.ratings.voids == 0
+
+
+def test_an_unreachable_endpoint_voids_its_games_and_a_rerun_plays_them(tmp_path, capsys):
+    port = _unused_port()  # nothing listens there
+    db = str(tmp_path / "l.sqlite")
+    entrants = [f"bot@remote:127.0.0.1:{port},iterations=20,deadline_s=2", "greedy", "random"]
+    args = ["--db", db, "--workers", "1", "--no-progress"]
+    assert main(["run", *entrants, "--deals", "1", *args, "--json"]) == 0
+    out = capsys.readouterr()
+    # bot's four games are void, not lost; greedy against random is rated.
+    assert "played 6 games" in out.err and "0 forfeits, 4 void" in out.err
+    assert "4 games void, not rated: an endpoint could not be reached" in out.err
+    assert out.err.count(f"could not reach 127.0.0.1:{port}: UNAVAILABLE") == 4
+    report = json.loads(out.out)
+    assert (report["stored"], report["rated"], report["forfeits"], report["void"]) == (6, 2, 0, 4)
+    assert len(report["void_games"]) == 4 and report["forfeit_games"] == []
+    for game in report["void_games"]:
+        assert "(bot) at action " in game["reason"] and "could not reach" in game["reason"]
+    (bot,) = [s for s in report["standings"] if s["label"] == "bot"]
+    assert (bot["games"], bot["forfeits"], bot["mu"]) == (0, 0, 25.0)
+    with Store(db) as store:
+        void = [g for g in store.games() if g.status == "void"]
+        assert len(void) == 4 and store.void_ids() == {g.id for g in void}
+        assert all(g.ranks is None and g.winners == () and g.forfeit_seat is None for g in void)
+        rows = store.conn.execute("SELECT SUM(forfeited), COUNT(rank) FROM seats").fetchone()
+        assert tuple(rows) == (0, 4)  # ranks only for the two rated games
+    assert main(["report", "--db", db, "--no-plot"]) == 0
+    text = capsys.readouterr().out
+    assert "6/6 games stored, 2 rated (0 forfeits, 4 void)" in text
+    assert "Void, not rated; the next run plays them again (4):" in text
+    # The endpoint comes up: the next run plays the void games, and only those.
+    server = start_server(ServerConfig(address=f"127.0.0.1:{port}", search_slots=1, search_queue=2))
+    try:
+        assert main(["run", *args]) == 0
+    finally:
+        server.stop(grace=None)
+    err = capsys.readouterr().err
+    assert "played 4 games" in err and "(4 void games played again, 2 were stored" in err
+    assert "0 forfeits, 0 void" in err, err
+    with Store(db) as store:
+        games = store.games()
+        assert len(games) == 6 and all(g.status == "finished" for g in games)
+        assert store.conn.execute("SELECT COUNT(*) FROM seats").fetchone()[0] == 12

@@ -5,10 +5,12 @@
 * Without OpenSkill, importing ``council.ladder`` (the command included) fails with the
   install command in the message; without matplotlib, a plot does, and the command asked for
   one exits 2 saying so before it plays a game.
+* Every help text shows a % once; a reader closing stdout early ends a command quietly.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import sysconfig
@@ -143,3 +145,42 @@ def test_the_plot_function_names_the_extra(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(ImportError, match=r"needs matplotlib .*council-ai\[ladder\]"):
         plot(report, str(tmp_path / "p.png"))
+
+
+def test_every_help_shows_its_percent_signs_once(capsys):
+    # argparse %-formats help= strings (a literal % is %% there) but a description only when
+    # it holds %(prog): the old `ladder` description, written with %%, showed "95%%".
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if a.dest == "ladder_command"]
+    for words, p in [([], parser), *(([name], p) for name, p in sub.choices.items())]:
+        with pytest.raises(SystemExit):
+            main([*words, "--help"])
+        text = capsys.readouterr().out
+        assert text == p.format_help()
+        assert "%%" not in text and "%(" not in text, words
+    assert "with 95% intervals" in " ".join(parser.format_help().split())
+
+
+def test_a_reader_closing_stdout_early_ends_the_command_quietly(tmp_path):
+    # stdout is a pipe whose reader has gone (`council-ladder report | head`, head done).
+    db = str(tmp_path / "l.sqlite")
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        for args, err in [
+            (["run", "random", "greedy", "--deals", "1", "--no-progress"], "played 2 games"),
+            (["report", "--no-plot"], ""),
+        ]:
+            done = subprocess.run(
+                [sys.executable, "-m", "council.ladder.cli", *args, "--db", db],
+                stdout=write,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=120,
+            )
+            assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+            assert done.stderr.startswith(err) and done.stderr.count("\n") <= 1
+    finally:
+        os.close(write)
+    with Store(db) as store:
+        assert store.count() == 2  # the games were stored before the report was printed

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from server_helpers import played
@@ -10,7 +14,7 @@ from server_helpers import played
 from council.engine import GameConfig, State
 from council.engine.serialize import dumps, state_from_proto, state_to_json
 from council.mcts.search import SearchLimits, search
-from council.server.cli import main
+from council.server.cli import build_parser, main
 from council.v1 import game_pb2 as pb
 
 
@@ -63,6 +67,31 @@ def test_hint_reports_shape_errors_locally_and_violations_from_the_server(server
     err = capsys.readouterr().err
     assert "INVALID_ARGUMENT" in err
     assert "state.players[2].coins: must be in 0..20, got 99" in err
+    # The status message lists the violations the BadRequest details hold: each is printed
+    # once.
+    obj["players"][1]["coins"] = 98
+    path.write_text(json.dumps(obj))
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        "council-ai hint: INVALID_ARGUMENT: 2 field violations",
+        "  state.players[1].coins: must be in 0..20, got 98",
+        "  state.players[2].coins: must be in 0..20, got 99",
+    ]
+
+
+def test_hint_says_when_the_deadline_cut_the_search_short(server, tmp_path, capsys):
+    path = tmp_path / "state.json"
+    path.write_text(dumps(State.new_game(GameConfig(players=3), seed=2)))
+    base = ["hint", str(path), "--address", server.address, "--candidates", "1"]
+    assert main([*base, "--time", "10", "--timeout", "1"]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.startswith("stopped by the deadline after ") and "--timeout 1 s" in line, line
+    iterations = int(line.split("after ", 1)[1].split(" ", 1)[0])
+    assert iterations > 0
+    assert main([*base, "--iterations", "40"]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.startswith("40 iterations in ") and line.endswith("(iteration budget spent)")
 
 
 def test_demo_and_arena_still_work(capsys):
@@ -72,6 +101,69 @@ def test_demo_and_arena_still_work(capsys):
                  "--no-progress", "--json"]) == 0  # fmt: skip
     report = json.loads(capsys.readouterr().out)
     assert report
+
+
+def test_arena_names_the_agents_when_there_are_too_few_or_too_many(capsys):
+    assert main(["arena", "random"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("council-ai arena: name one agent per seat, 2 to 4 agents")
+    assert err.rstrip().endswith("got 1: random") and "players" not in err
+    assert main(["arena", *["greedy"] * 5, "--deals", "1"]) == 2
+    assert "got 5: greedy greedy greedy greedy greedy" in capsys.readouterr().err
+
+
+def _subcommands(parser: argparse.ArgumentParser):
+    """The parser and every subcommand's parser, by command line."""
+    yield [], parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                for words, p in _subcommands(sub):
+                    yield [name, *words], p
+
+
+def test_every_help_renders_its_percent_signs_once(capsys):
+    # argparse %-formats help= strings (so a literal % is %%), but a description only when
+    # it holds %(prog): a description written with %% shows it doubled.
+    for words, parser in _subcommands(build_parser()):
+        text = parser.format_help()
+        assert "%%" not in text and "%(" not in text, words
+        with pytest.raises(SystemExit):
+            main([*words, "--help"])
+        assert capsys.readouterr().out == text
+
+
+def _closed_pipe_run(*args: str) -> subprocess.CompletedProcess:
+    """Run council-ai with its stdout a pipe whose reader has already closed it: every
+    write fails (EPIPE), as in `council-ai demo | head` once head has exited."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        command = [sys.executable, "-m", "council.server.cli", *args]
+        return subprocess.run(command, stdout=write, stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(write)
+
+
+@pytest.mark.parametrize(
+    "args,code",
+    # argparse itself ignores a failed write of --help, and exits 0.
+    [(["demo", "--verbose"], 1), (["new-game", "--players", "3"], 1), (["demo", "--help"], 0)],
+)
+def test_a_reader_closing_stdout_early_ends_a_command_quietly(args, code):
+    done = _closed_pipe_run(*args)
+    assert (done.returncode, done.stderr.decode()) == (code, "")
+
+
+def test_demo_into_head_prints_no_traceback():
+    # The reader takes the first line and goes away while the demo is still printing.
+    command = [sys.executable, "-m", "council.server.cli", "demo", "--verbose", "--seed", "4"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        assert proc.stdout.readline().startswith(b"Council of Four demo: 4 random players")
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=120) in (0, 1)  # 0 if it had written everything already
+    assert err == ""
 
 
 def test_arena_help_names_every_agent(capsys):
