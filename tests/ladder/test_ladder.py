@@ -209,8 +209,9 @@ def test_a_game_over_the_turn_cap_is_adjudicated_and_stored(tmp_path):
     assert result.status == "finished" and result.adjudicated
     assert result.reason.startswith("adjudicated: turn 30 reached the cap of 30 turns")
     assert result.turns == 30 and len(result.moves) == 58
-    # Final scoring as at the end: nobility all 0 (5 each), nothing else.
-    assert result.scores == (5, 5) and result.winners and result.ranks
+    # Final scoring as at the end: nobility all 0 (5 each), no permit tiles (3 each, RULINGS
+    # 8), nothing else.
+    assert result.scores == (8, 8) and result.winners and result.ranks
     # The moves replay to the adjudicated position.
     state = State.new_game(GameConfig(players=2), seed=game.deal_seed)
     for move in result.moves:
