@@ -40,6 +40,11 @@ KING_TILES = _board.KING_REWARD_TILES
 # At most 4 decisions are ever queued: only nobility spaces 4, 10, 14 and 16 raise one, and
 # a player reaches each once; a payment is always the only pending decision.
 MAX_PENDING_DECISIONS = 4
+# A message lists at most this many problems, then one saying how many more it had
+# ("and N more problems not listed", at "(root)"): 300,000 bad names in a 1 MB message
+# would otherwise cost a second and 50 MB of sentences (council.server.errors caps replies
+# the same way).
+MAX_PROBLEMS = 50
 
 cdef int INT8_MAX = 127
 cdef int INT16_MAX = 32767
@@ -304,6 +309,7 @@ cdef class _Reader:
 
     cdef GameState* g
     cdef list problems
+    cdef long unlisted    # problems found beyond MAX_PROBLEMS
     cdef int n            # players, or 0 when config is unusable
     cdef int max_coins
     cdef int layout
@@ -317,7 +323,18 @@ cdef class _Reader:
         self.problems = []
 
     cdef bad(self, str path, str problem):
-        self.problems.append((path, problem))
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append((path, problem))
+        else:
+            self.unlisted += 1
+
+    cdef bint listing(self):
+        """Whether one more problem would be listed. If not, it is counted here: the caller
+        skips building its sentence (a repeated field can hold 100,000 bad items)."""
+        if len(self.problems) < MAX_PROBLEMS:
+            return True
+        self.unlisted += 1
+        return False
 
     # The path of a problem is built only when there is one: `path`, then `.field` if
     # given, then `[item]` if item >= 0. Building it for every field read would cost more
@@ -327,7 +344,8 @@ cdef class _Reader:
         """Report the path unless lo <= value <= hi; True when it was out of range."""
         if lo <= value <= hi:
             return False
-        self.bad(_path(path, field, item), f"must be in {lo}..{hi}, got {value}")
+        if self.listing():
+            self.bad(_path(path, field, item), f"must be in {lo}..{hi}, got {value}")
         return True
 
     cdef int name(self, dict index, str value, str what, tuple names, str path, str field="",
@@ -335,8 +353,9 @@ cdef class _Reader:
         """Index of `value` among `names`, or -1 (reported)."""
         cdef object i = index.get(value)
         if i is None:
-            self.bad(_path(path, field, item),
-                     f"unknown {what} {value!r}; one of {', '.join(map(str, names))}")
+            if self.listing():
+                self.bad(_path(path, field, item),
+                         f"unknown {what} {value!r}; one of {', '.join(map(str, names))}")
             return -1
         return i
 
@@ -481,7 +500,7 @@ cdef class _Reader:
         if self.n:
             home = LAYOUT_KING_CITY[self.layout]
         for key in tokens:
-            if key not in CITY_INDEX or CITY_INDEX[key] == home:
+            if (key not in CITY_INDEX or CITY_INDEX[key] == home) and self.listing():
                 self.bad(f"board.city_tokens.{key}", "unknown field")
         for c in range(N_CITIES):
             g.city_token[c] = -1
@@ -540,7 +559,7 @@ cdef class _Reader:
             j = self.name(index, items[i], what, names, path, field, i)
             if j < 0:
                 continue
-            if (mask >> j) & 1:
+            if (mask >> j) & 1 and self.listing():
                 self.bad(_path(path, field, i),
                          f"duplicate of {_path(path, field, list(items).index(items[i]))}")
             mask |= (<uint64_t>1) << j
@@ -553,7 +572,7 @@ cdef class _Reader:
             t = items[i]
             if self.out_of(t, 0, N_TILES - 1, path, field, i):
                 continue
-            if (mask >> t) & 1:
+            if (mask >> t) & 1 and self.listing():
                 self.bad(_path(path, field, i),
                          f"duplicate of {_path(path, field, list(items).index(t))}")
             mask |= (<uint64_t>1) << t
@@ -621,11 +640,13 @@ cdef class _Reader:
         for i in range(len(king_tiles)):
             k = KING_TILE_INDEX.get(king_tiles[i], -1)
             if k < 0:
-                self.bad(f"{path}.king_tiles[{i}]",
-                         f"must be the VP of a king reward tile: one of {list(KING_TILES)}")
+                if self.listing():
+                    self.bad(f"{path}.king_tiles[{i}]",
+                             f"must be the VP of a king reward tile: one of {list(KING_TILES)}")
             elif (mask >> k) & 1:
-                self.bad(f"{path}.king_tiles[{i}]", f"duplicate of {path}.king_tiles["
-                         f"{king_tiles.index(king_tiles[i])}]")
+                if self.listing():
+                    self.bad(f"{path}.king_tiles[{i}]", f"duplicate of {path}.king_tiles["
+                             f"{king_tiles.index(king_tiles[i])}]")
             else:
                 mask |= 1 << k
         g.king_tiles[p] = mask
@@ -744,6 +765,8 @@ def read_state(msg, int view_of=-1):
     reader.g = &st.s
     data = msg.SerializeToString()
     reader.read(_Wire.over(data, 0, len(data), "council.v1.GameState"), view_of)
+    if reader.unlisted:
+        reader.problems.append(("(root)", f"and {reader.unlisted} more problems not listed"))
     if reader.problems:
         return None, reader.problems
     if reader.demote:

@@ -21,9 +21,10 @@ from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
+from council.server import reflection
 from council.server.config import ServerConfig
+from council.server.errors import DecodeRequests
 from council.server.service import SERVICE_NAME, CouncilServicer
 from council.v1 import service_pb2_grpc
 
@@ -111,6 +112,8 @@ def start_server(config: ServerConfig | None = None) -> RunningServer:
     interceptors: list[grpc.ServerInterceptor] = (
         [BearerTokenInterceptor(config.auth_token)] if config.auth_token else []
     )
+    # Last, next to the handlers: an undecodable request becomes INVALID_ARGUMENT.
+    interceptors.append(DecodeRequests(SERVICE_NAME))
     workers = config.max_concurrent_rpcs
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="council-rpc"),
@@ -129,9 +132,7 @@ def start_server(config: ServerConfig | None = None) -> RunningServer:
         experimental_thread_pool=futures.ThreadPoolExecutor(max_workers=1),
     )
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, HEALTH_SERVICE, reflection.SERVICE_NAME), server
-    )
+    reflection.enable((SERVICE_NAME, HEALTH_SERVICE), server)  # v1 and v1alpha
     credentials = _credentials(config)
     if credentials is None:
         port = server.add_insecure_port(config.address)

@@ -7,13 +7,14 @@ Positions need no conversion here: ``council.v1.GameState`` is the engine's own 
 from __future__ import annotations
 
 import dataclasses
+import re
 from importlib import metadata
 from typing import cast
 
 from google.protobuf import duration_pb2
 
 from council.engine import GameConfig, State
-from council.engine.actions import NUM_ACTIONS, ActionKind
+from council.engine.actions import NUM_ACTIONS, PAYMENTS, ActionKind
 from council.engine.actions import Action as EngineAction
 from council.engine.board import CARD_KINDS, LAYOUT_CODES
 from council.engine.serialize import FORMAT, state_to_proto
@@ -24,6 +25,7 @@ from council.v1 import service_pb2 as spb
 __all__ = [
     "ACTION_KIND_TO_PROTO",
     "RULE_VARIANTS",
+    "StructuredActionError",
     "action_from_proto",
     "action_proto",
     "add_views",
@@ -84,13 +86,82 @@ def action_proto(action_id: int) -> pb.Action:
     return _ACTION_PROTOS[action_id]
 
 
+class StructuredActionError(ValueError):
+    """An Action message that is no action: `violations` lists (field, problem), the field a
+    path in the message ("balcony", "cards.white"; "" for the message as a whole)."""
+
+    def __init__(self, violations):
+        self.violations: list[tuple[str, str]] = list(violations)
+        super().__init__("; ".join(f"{f}: {p}" if f else p for f, p in self.violations))
+
+
+# The field an engine error names: "elect: balcony must be ...", "end_turn: field colour
+# does not apply", "build_permit: city 14 is not on permit tile 3 (Dorful)".
+_ENGINE_FIELD = re.compile(rf"[a-z_]+: (?:field )?({'|'.join(_ACTION_FIELDS)})\b")
+_CARDS_PER_PAYMENT = max(sum(cards) for cards in PAYMENTS)
+
+
+def _payment(cards: pb.CardCounts) -> int:
+    """The index in PAYMENTS of the cards a PAY action spends."""
+    counts = [getattr(cards, k) for k in CARD_KINDS]
+    problems = [
+        (f"cards.{k}", f"must be in 0..{_CARDS_PER_PAYMENT}, got {n}")
+        for k, n in zip(CARD_KINDS, counts, strict=True)
+        if not 0 <= n <= _CARDS_PER_PAYMENT
+    ]
+    if not problems and not 1 <= sum(counts) <= _CARDS_PER_PAYMENT:
+        problems = [("cards", f"a payment spends 1 to 4 cards, got {sum(counts)}")]
+    if problems:
+        raise StructuredActionError(problems)
+    payment = EngineAction.pay(counts).payment
+    assert payment is not None  # pay() gives a PAY action
+    return payment
+
+
 def action_from_proto(msg: pb.Action) -> EngineAction:
-    """The engine Action of a structured Action message (kind and its fields; id, text and
-    cards ignored). ValueError if it is not a valid action."""
+    """The engine Action of a structured Action message: its kind and the fields of that
+    kind, a PAY action by its `cards` or `payment` (their index; both may be given if they
+    agree); id, text and description are ignored. StructuredActionError (a ValueError)
+    naming the message's fields if it is not an action.
+
+    >>> pay = pb.Action(kind=pb.ACTION_KIND_PAY, cards=pb.CardCounts(white=1, joker=1))
+    >>> action_from_proto(pay).to_text()
+    'pay white+joker'
+    >>> try:
+    ...     action_from_proto(pb.Action(kind=pb.ACTION_KIND_ELECT, colour=0, balcony=9))
+    ... except StructuredActionError as e:
+    ...     e.violations
+    [('balcony', 'elect: balcony must be an integer in 0..3, got 9')]
+    """
     if msg.kind not in ACTION_KIND_FROM_PROTO:
-        raise ValueError("kind: must be set to an action kind")
+        raise StructuredActionError([("kind", "must be set to an action kind")])
+    kind = ACTION_KIND_FROM_PROTO[msg.kind]
+    kind_name = pb.ActionKind.Name(msg.kind)
     fields = {f: getattr(msg, f) for f in _ACTION_FIELDS if msg.HasField(f)}
-    return EngineAction(ACTION_KIND_FROM_PROTO[msg.kind], **fields)
+    if msg.HasField("cards"):
+        if kind is not ActionKind.PAY:
+            raise StructuredActionError(
+                [("cards", f"does not apply to {kind_name}: only a payment spends cards")]
+            )
+        paid = _payment(msg.cards)
+        if fields.setdefault("payment", paid) != paid:
+            raise StructuredActionError(
+                [("cards", f"are not the cards of payment {fields['payment']}; give one of them")]
+            )
+    elif kind is ActionKind.PAY and "payment" not in fields:
+        raise StructuredActionError(
+            [("cards", f"required for {kind_name}: the cards paid (or payment, their index)")]
+        )
+    try:
+        return EngineAction(kind, **fields)
+    except ValueError as e:
+        found = _ENGINE_FIELD.match(str(e))
+        field = found.group(1) if found else ""
+        if field and field not in fields and str(e).endswith("got None"):
+            problem = f"required for {kind_name}"
+        else:
+            problem = str(e)
+        raise StructuredActionError([(field, problem)]) from None
 
 
 # -- search results and engine info --------------------------------------------------------

@@ -202,8 +202,10 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 raise invalid([("action_text", str(e))]) from None
         try:
             return convert.action_from_proto(request.structured).id, "structured"
-        except ValueError as e:
-            raise invalid([("structured", str(e))]) from None
+        except convert.StructuredActionError as e:
+            raise invalid(
+                [(f"structured.{f}" if f else "structured", p) for f, p in e.violations]
+            ) from None
 
     # -- running searches --------------------------------------------------------------
     @contextlib.contextmanager

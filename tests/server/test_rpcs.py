@@ -171,7 +171,7 @@ def test_apply_action_illegal_or_malformed_action(stub):
             spb.ApplyActionRequest(
                 state=to_proto(state), structured=pb.Action(kind=pb.ACTION_KIND_ELECT, balcony=9)
             ),
-            "structured",
+            "structured.balcony",
         ),
         (spb.ApplyActionRequest(state=to_proto(state)), "action"),
     ]
