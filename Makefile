@@ -1,5 +1,6 @@
 # The two commands of the README:
-#   make run    start the gRPC service on localhost (creates/reuses .venv, builds the core)
+#   make run    start the service on localhost: gRPC :50051, HTTP (Connect) :8080 (creates/reuses
+#               .venv, builds the core)
 #   make test   lint + the full test suite + random-play tests against a debug build
 PYTHON ?= python3
 VENV := .venv
@@ -11,7 +12,8 @@ DEBUG_LIB := build/debug/lib
 
 $(STAMP): pyproject.toml setup.py $(wildcard proto/council/v1/*.proto)
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip "setuptools>=77" "Cython>=3.0.11" "grpcio-tools==1.85.1"
+	$(PY) -m pip install -q --upgrade pip "setuptools>=77" "Cython>=3.0.11" "grpcio-tools==1.85.1" \
+		"protoc-gen-connect-python==0.9.0"
 	$(PY) -m pip install -q --no-build-isolation -e ".[test]"
 	touch $(STAMP)
 
@@ -19,7 +21,8 @@ $(STAMP): pyproject.toml setup.py $(wildcard proto/council/v1/*.proto)
 build: $(STAMP)
 	$(PY) setup.py -q build_ext --inplace
 
-# The gRPC service on 127.0.0.1:50051 (health, reflection; Ctrl-C or SIGTERM stops it).
+# The service: gRPC on 127.0.0.1:50051 (health, reflection) and the same RPCs over HTTP with
+# the Connect protocol on 127.0.0.1:8080 (Ctrl-C or SIGTERM stops it).
 run: build
 	$(VENV)/bin/council-ai serve
 

@@ -7,6 +7,8 @@ so an out-of-range index in the compiled core aborts instead of corrupting memor
 """
 
 import os
+import shutil
+import sys
 from pathlib import Path
 
 from Cython.Build import cythonize
@@ -44,16 +46,33 @@ for package in ("engine", "mcts"):
 (INCLUDE / "council" / "__init__.pxd").touch()
 
 
+def _connect_plugin() -> str:
+    """The protoc plugin of connect-python (a build requirement: the protoc-gen-connect-python
+    wheel ships it as a script), looked up on PATH (pip's isolated build environment puts
+    its scripts there), then beside this interpreter (a virtual environment's bin/)."""
+    name = "protoc-gen-connect-python"
+    for found in (shutil.which(name), Path(sys.executable).parent / name):
+        if found and Path(found).is_file():
+            return str(found)
+    raise RuntimeError(f"{name} not found: pip install {name} (see pyproject.toml)")
+
+
 def generate_stubs() -> None:
     """Run grpc_tools.protoc on proto/: council/v1/*.proto -> proto/council/v1/*_pb2*.py
-    and *_pb2.pyi (git-ignored), importable as council.v1 through the package-dir mapping."""
+    and *_pb2.pyi, and the Connect (HTTP) service *_connect.py (git-ignored), importable as
+    council.v1 through the package-dir mapping."""
     from grpc_tools import protoc  # a build requirement (pyproject.toml)
 
     well_known = Path(protoc.__file__).resolve().parent / "_proto"
     protos = sorted(str(p.relative_to(ROOT / "proto")) for p in (ROOT / "proto").rglob("*.proto"))
     args = ["grpc_tools.protoc", f"-I{ROOT / 'proto'}", f"-I{well_known}"]
     out = ROOT / "proto"  # the messages' type stubs (*_pb2.pyi) too, for mypy
-    args += [f"--python_out={out}", f"--pyi_out={out}", f"--grpc_python_out={out}", *protos]
+    args += [f"--python_out={out}", f"--pyi_out={out}", f"--grpc_python_out={out}"]
+    # connect-python's plugin: council/v1/service_connect.py, the ASGI application that
+    # serves the service over HTTP with the Connect protocol (council.server.connect).
+    plugin = f"--plugin=protoc-gen-connect-python={_connect_plugin()}"
+    args += [plugin, f"--connect-python_out={out}"]
+    args += protos
     if protoc.main(args) != 0:
         raise RuntimeError("grpc_tools.protoc failed on " + " ".join(protos))
 

@@ -140,6 +140,7 @@ def serve(args: argparse.Namespace) -> int:
             json.dumps(
                 {
                     "listening": running.address,
+                    "http": running.http_address,
                     "search_slots": c.search_slots,
                     "search_queue": c.search_queue,
                     "tls": bool(c.tls_cert),
@@ -490,6 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("--address", str, "address", "host:port (port 0: any free)"),
         ("--workers", int, "search_slots", "searches running at once (0: one per CPU core)"),
         ("--queue", int, "search_queue", "searches waiting for a worker (-1: 2 x workers)"),
+        ("--backlog", int, "call_backlog", "calls waiting for a thread before any is refused"),
         ("--max-iterations", int, "max_iterations", "iterations per search at most"),
         ("--max-search-time", float, "max_search_time_s", "seconds per search at most"),
         ("--default-preset", str, "default_preset", "preset when a call sets no limit"),
@@ -509,6 +511,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--tls-cert", help="PEM certificate chain (TLS on)")
     p.add_argument("--tls-key", help="PEM private key")
+    p.add_argument(
+        "--http-address",
+        metavar="HTTP_ADDRESS",
+        type=lambda text: text or None,
+        default="127.0.0.1:8080",  # config.DEFAULT_HTTP_ADDRESS (ServerConfig's is None)
+        help="host:port of the same RPCs over HTTP, Connect protocol with JSON or binary "
+        "(docs/service.md, 'Front-ends'); '' for none (default: %(default)s)",
+    )
+    p.add_argument(
+        "--cors-origins",
+        metavar="ORIGINS",
+        type=lambda text: tuple(o.strip() for o in text.split(",") if o.strip()),
+        help="comma-separated origins whose browser pages may call the HTTP server, '*' for "
+        "any, '' for none (default: pages served from this machine: http(s)://localhost, "
+        "127.x.x.x or [::1] on any port)",
+    )
     p.set_defaults(func=serve)
 
     p = sub.add_parser(

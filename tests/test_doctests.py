@@ -48,6 +48,7 @@ DOCUMENTED = {
     "council.server.app",
     "council.server.client",
     "council.server.config",
+    "council.server.connect",
     "council.server.presets",
     "council.ladder._extra",
     "council.ladder.entrants",

@@ -49,6 +49,7 @@ SKIP_DIRS = {
     ".hypothesis",
     ".pytest_cache",
     ".ruff_cache",
+    "node_modules",  # examples/node's npm install
 }
 
 # Files a build or an editable install writes into the source tree: never in an sdist.
@@ -64,6 +65,7 @@ GENERATED = (
     "proto/council/v1/service_pb2.py",
     "proto/council/v1/service_pb2.pyi",
     "proto/council/v1/service_pb2_grpc.py",
+    "proto/council/v1/service_connect.py",
 )
 
 # package -> top-level folders it must not import from (dotted prefixes).
@@ -159,7 +161,7 @@ def test_manifest_includes_tests_and_docs(tmp_path, monkeypatch):
     wanted = {
         f
         for f in _source_files()
-        if f.startswith(("tests/", "docs/")) or f in ("Makefile", "README.md")
+        if f.startswith(("tests/", "docs/", "examples/")) or f in ("Makefile", "README.md")
     }
     assert "tests/engine/test_golden.py" in wanted
     assert any(f.startswith("tests/engine/golden/") for f in wanted)
@@ -170,7 +172,7 @@ def _is_generated(rel: str) -> bool:
     name = rel.rsplit("/", 1)[-1]
     return (
         name.endswith((".c", ".so", ".pyd"))
-        or re.search(r"_pb2(_grpc)?\.pyi?$", name) is not None
+        or re.search(r"(_pb2(_grpc)?\.pyi?|_connect\.py)$", name) is not None
         or rel.startswith(("build/", "dist/"))
     )
 

@@ -197,17 +197,23 @@ def test_serve_flags_default_to_server_config(monkeypatch, capsys):
     import pytest
 
     from council.server import app
-    from council.server.config import ServerConfig
+    from council.server.config import DEFAULT_HTTP_ADDRESS, ServerConfig
 
     started = []
     monkeypatch.setattr(app, "serve", lambda config, ready=None: started.append(config) or 0)
     monkeypatch.delenv("COUNCIL_AUTH_TOKEN", raising=False)
     assert main(["serve"]) == 0
-    assert started[-1] == ServerConfig().resolved()
+    # The one serve default that is not ServerConfig's: a library user gets no HTTP port.
+    assert started[-1] == ServerConfig(http_address=DEFAULT_HTTP_ADDRESS).resolved()
     assert main(["serve", "--workers", "3", "--queue", "1", "--max-search-time", "2.5",
                  "--default-preset", "strong", "--grace", "0.5"]) == 0  # fmt: skip
     assert started[-1] == ServerConfig(
-        search_slots=3, search_queue=1, max_search_time_s=2.5, default_preset="strong", grace_s=0.5
+        search_slots=3,
+        search_queue=1,
+        max_search_time_s=2.5,
+        default_preset="strong",
+        grace_s=0.5,
+        http_address=DEFAULT_HTTP_ADDRESS,
     )
     assert main(["serve", "--default-preset", "godlike"]) == 2
     assert "default_preset" in capsys.readouterr().err

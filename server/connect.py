@@ -1,0 +1,443 @@
+"""The service over HTTP, for browsers and other front-ends: the Connect protocol
+(connect-python), served by uvicorn beside the gRPC server and calling the same servicer.
+
+``council.v1.service_connect`` is generated at build time by connect-python's protoc plugin
+(``setup.py``'s ``generate_stubs``, next to the gRPC stubs). Its ASGI application reads a
+call, ``POST /council.v1.CouncilService/<Method>`` with a JSON (``application/json``) or
+binary (``application/proto``) body, and this module hands the request to the very
+`CouncilServicer` method that gRPC calls, in a thread (a search blocks), with a
+`CallContext` in place of the ``grpc.ServicerContext``: the deadline is the
+``Connect-Timeout-Ms`` header, the call is cancelled when its client goes away, and
+``abort``/``abort_with_status`` raise a ``ConnectError`` with the code, message and
+``google.rpc.BadRequest`` details that a gRPC client gets. The bearer token and TLS of the
+gRPC server apply here too; CORS lets browser pages of the allowed origins call it.
+
+>>> import json, urllib.request
+>>> from council.server.app import start_server
+>>> from council.server.config import ServerConfig
+>>> running = start_server(ServerConfig(address="127.0.0.1:0", http_address="127.0.0.1:0"))
+>>> call = urllib.request.Request(
+...     f"http://{running.http_address}/council.v1.CouncilService/GetEngineInfo",
+...     data=b"{}", headers={"Content-Type": "application/json"})
+>>> with urllib.request.urlopen(call) as answer:
+...     json.load(answer)["stateFormat"]
+'council-of-four/1'
+>>> running.stop(grace=None)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import hmac
+import logging
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, NoReturn, cast
+
+import grpc
+import uvicorn
+from connectrpc.code import Code
+from connectrpc.errors import ConnectError
+from connectrpc.request import RequestContext
+from google.protobuf import json_format
+from google.protobuf.message import DecodeError
+from google.rpc import status_pb2
+from starlette.middleware.cors import CORSMiddleware
+
+from council.server.config import ServerConfig
+from council.server.service import SERVICE_NAME, CouncilServicer
+from council.v1 import service_pb2 as spb
+from council.v1.service_connect import CouncilServiceASGIApplication
+
+if TYPE_CHECKING:
+    from council.v1.service_connect import CouncilService
+
+__all__ = ["LOOPBACK_ORIGINS", "CallContext", "HttpServer", "connect_code"]
+
+log = logging.getLogger("council.server")
+
+MAX_REQUEST_BYTES = 1 << 20  # as the gRPC server's grpc.max_receive_message_length
+# The origins allowed by default (ServerConfig.cors_origins None): pages served from this
+# machine, on any port (a front-end's development server).
+LOOPBACK_ORIGINS = r"https?://(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?"
+# What a browser may send and read across origins: the headers of the Connect protocol
+# (and gRPC-Web's, for its clients), and the bearer token.
+_CORS_REQUEST_HEADERS = (
+    "Authorization",
+    "Connect-Protocol-Version",
+    "Connect-Timeout-Ms",
+    "Connect-Accept-Encoding",
+    "Connect-Content-Encoding",
+    "Grpc-Timeout",
+    "X-Grpc-Web",
+    "X-User-Agent",
+)
+_CORS_RESPONSE_HEADERS = ("Grpc-Status", "Grpc-Message", "Grpc-Status-Details-Bin")
+_ECHO_LIMIT = 500  # characters of a decoding error's message (it may quote the input)
+_END = object()
+_GRPC_DETAILS_KEY = "grpc-status-details-bin"  # where grpc_status.rpc_status puts the Status
+
+# The HTTP call being served, set by `_CallTracker` for the handlers below it.
+_CURRENT_CALL: contextvars.ContextVar[_Call] = contextvars.ContextVar("council_http_call")
+
+
+def connect_code(code: grpc.StatusCode) -> Code:
+    """The Connect code of a gRPC status code (the same names, bar one spelling).
+
+    >>> connect_code(grpc.StatusCode.INVALID_ARGUMENT), connect_code(grpc.StatusCode.CANCELLED)
+    (<Code.INVALID_ARGUMENT: 'invalid_argument'>, <Code.CANCELED: 'canceled'>)
+    """
+    return Code.CANCELED if code == grpc.StatusCode.CANCELLED else Code[code.name]
+
+
+class _Call:
+    """One HTTP call's life: it ends when its answer is sent, its client goes away or its
+    deadline passes; then the callbacks run (as gRPC runs them when a call ends)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._callbacks: list[Callable[[], Any]] | None = []
+
+    @property
+    def active(self) -> bool:
+        return self._callbacks is not None
+
+    def add_callback(self, callback: Callable[[], Any]) -> bool:
+        with self._lock:
+            if self._callbacks is None:
+                return False
+            self._callbacks.append(callback)
+            return True
+
+    def end(self) -> None:
+        with self._lock:
+            callbacks, self._callbacks = self._callbacks or [], None
+        for callback in callbacks:
+            try:
+                callback()
+            except Exception:
+                log.exception("a callback of an HTTP call failed")
+
+
+class CallContext:
+    """What the servicer uses of a ``grpc.ServicerContext``, for a call over HTTP."""
+
+    def __init__(self, request: RequestContext, call: _Call):
+        self._request = request
+        self._call = call
+
+    def time_remaining(self) -> float | None:
+        """Seconds left before the call's deadline (``Connect-Timeout-Ms``), None without."""
+        left_ms = self._request.timeout_ms()
+        return None if left_ms is None else max(left_ms / 1000.0, 0.0)
+
+    def is_active(self) -> bool:
+        return self._call.active
+
+    def add_callback(self, callback: Callable[[], Any]) -> bool:
+        """Run `callback` when the call ends; False (and not run) if it has ended already."""
+        return self._call.add_callback(callback)
+
+    def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
+        return tuple(self._request.request_headers().allitems())
+
+    def abort(self, code: grpc.StatusCode, details: str) -> NoReturn:
+        raise ConnectError(connect_code(code), details)
+
+    def abort_with_status(self, status: grpc.Status) -> NoReturn:
+        """Raise the Connect error of a rich gRPC status: its google.rpc.Status details
+        (the BadRequest) become the error's details."""
+        rich = status_pb2.Status()
+        for key, value in status.trailing_metadata or ():
+            if key == _GRPC_DETAILS_KEY and isinstance(value, bytes):
+                rich.ParseFromString(value)
+        raise ConnectError(connect_code(status.code), status.details, rich.details)
+
+
+class _Bridge:
+    """connect-python's service protocol (a coroutine or async generator per method,
+    snake_case) over a CouncilServicer: every method of the service descriptor, each run in
+    `executor`'s threads."""
+
+    def __init__(self, servicer: CouncilServicer, executor: ThreadPoolExecutor, token: str | None):
+        self._executor = executor
+        self._expected = f"Bearer {token}".encode() if token else None
+        for method in spb.DESCRIPTOR.services_by_name["CouncilService"].methods:
+            handler = getattr(servicer, method.name)
+            wrap = self._streaming if method.server_streaming else self._unary
+            setattr(self, _snake(method.name), wrap(handler))
+
+    def _context(self, request: RequestContext) -> tuple[CallContext, asyncio.TimerHandle | None]:
+        if self._expected is not None:
+            given = request.request_headers().get("authorization", "").encode()
+            if not hmac.compare_digest(given, self._expected):
+                raise ConnectError(Code.UNAUTHENTICATED, "missing or wrong bearer token")
+        call = _CURRENT_CALL.get(None) or _Call()
+        context = CallContext(request, call)
+        left = context.time_remaining()
+        timer = None if left is None else asyncio.get_running_loop().call_later(left, call.end)
+        return context, timer
+
+    def _unary(self, handler):
+        async def unary(request, ctx: RequestContext):
+            context, timer = self._context(ctx)
+            try:
+                loop = asyncio.get_running_loop()
+                response = await loop.run_in_executor(self._executor, handler, request, context)
+                _check_deadline(context)
+                return response
+            except ConnectError:
+                _check_deadline(context)
+                raise
+            finally:
+                if timer is not None:
+                    timer.cancel()
+                context._call.end()
+
+        return unary
+
+    def _streaming(self, handler):
+        async def streaming(request, ctx: RequestContext):
+            context, timer = self._context(ctx)
+            responses: Iterator = handler(request, context)
+            try:
+                loop = asyncio.get_running_loop()
+                while True:
+                    response = await loop.run_in_executor(self._executor, next, responses, _END)
+                    if response is _END:
+                        break
+                    yield response
+                _check_deadline(context)
+            except ConnectError:
+                _check_deadline(context)
+                raise
+            finally:
+                if timer is not None:
+                    timer.cancel()
+                context._call.end()  # stops the search of a stream its client left
+                with contextlib.suppress(ValueError):  # ValueError: a thread still runs it
+                    cast("Any", responses).close()
+
+        return streaming
+
+
+def _check_deadline(context: CallContext) -> None:
+    if context.time_remaining() == 0.0:
+        raise ConnectError(Code.DEADLINE_EXCEEDED, "the call's deadline passed")
+
+
+def _snake(name: str) -> str:
+    """connect-python's method attribute name: ``GetEngineInfo`` -> ``get_engine_info``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+class _StrictCodec:
+    """A codec of connect-python's whose decoding errors are INVALID_ARGUMENT (connect-python
+    answers UNKNOWN), their message cut to `_ECHO_LIMIT` characters (it may quote input)."""
+
+    def __init__(self, codec):
+        self._codec = codec
+
+    def name(self) -> str:
+        return self._codec.name()
+
+    def encode(self, message) -> bytes:
+        return self._codec.encode(message)
+
+    def decode(self, data, message):
+        try:
+            return self._codec.decode(data, message)
+        except (json_format.ParseError, DecodeError, UnicodeDecodeError) as error:
+            problem = str(error)
+            if len(problem) > _ECHO_LIMIT:
+                problem = (
+                    f"{problem[:_ECHO_LIMIT]}... ({len(problem) - _ECHO_LIMIT} more characters)"
+                )
+            name = message.DESCRIPTOR.full_name
+            raise ConnectError(Code.INVALID_ARGUMENT, f"not a valid {name}: {problem}") from None
+
+
+class _Application(CouncilServiceASGIApplication):
+    """The generated application, whose request decoding goes through `_StrictCodec`: the
+    three methods of connect-python 0.9 that decode a request (unary by POST or GET, and a
+    stream), given the codec in place of theirs (tests/server/test_http.py checks that
+    malformed requests of each kind get INVALID_ARGUMENT)."""
+
+    async def _read_post_request(self, endpoint, receive, codec, headers):
+        return await super()._read_post_request(endpoint, receive, _StrictCodec(codec), headers)
+
+    async def _read_get_request(self, endpoint, codec, params):
+        return await super()._read_get_request(endpoint, _StrictCodec(codec), params)
+
+    async def _handle_stream(self, receive, send, protocol, endpoint, codec, headers, ctx):
+        codec = _StrictCodec(codec)
+        return await super()._handle_stream(receive, send, protocol, endpoint, codec, headers, ctx)
+
+
+class _CallTracker:
+    """ASGI middleware: makes each HTTP call's `_Call` (ended when the client disconnects,
+    which it watches once the request's body is read, or when the answer is sent) and
+    refuses a body larger than `MAX_REQUEST_BYTES` as soon as it is."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        call = _Call()
+        gone = asyncio.Event()
+        watcher: asyncio.Task | None = None
+        size = 0
+
+        async def watch() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone.set()
+            call.end()
+
+        async def tracked_receive():
+            nonlocal watcher, size
+            if watcher is not None:  # the body has been read: only a disconnect can follow
+                await gone.wait()
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                call.end()
+            else:
+                size += len(message.get("body", b""))
+                if size > MAX_REQUEST_BYTES:
+                    raise ConnectError(
+                        Code.RESOURCE_EXHAUSTED,
+                        f"the request is larger than {MAX_REQUEST_BYTES} bytes",
+                    )
+                if not message.get("more_body", False):
+                    watcher = asyncio.create_task(watch())
+            return message
+
+        token = _CURRENT_CALL.set(call)
+        try:
+            await self.app(scope, tracked_receive, send)
+        finally:
+            _CURRENT_CALL.reset(token)
+            if watcher is not None:
+                watcher.cancel()
+            call.end()
+
+
+def asgi_application(servicer: CouncilServicer, config: ServerConfig, executor: ThreadPoolExecutor):
+    """The ASGI application of the service: Connect over `servicer`, with CORS for
+    ``config.cors_origins`` (None: `LOOPBACK_ORIGINS`; empty: none; ``"*"``: any)."""
+    bridge = cast("CouncilService", _Bridge(servicer, executor, config.auth_token))
+    app: Any = _CallTracker(_Application(bridge, read_max_bytes=MAX_REQUEST_BYTES))
+    origins = config.cors_origins
+    if origins is None or origins:
+        app = CORSMiddleware(
+            app,
+            allow_origins=origins or (),
+            allow_origin_regex=LOOPBACK_ORIGINS if origins is None else None,
+            allow_methods=("GET", "POST"),
+            allow_headers=_CORS_REQUEST_HEADERS,
+            expose_headers=_CORS_RESPONSE_HEADERS,
+            max_age=7200,
+        )
+    return app
+
+
+def _listen(address: str) -> socket.socket:
+    """A listening socket on ``host:port`` (``[v6]:port`` for IPv6; port 0: any free)."""
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"http_address: expected host:port, got {address!r}")
+    host = host.strip("[]")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP named: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on sockets
+    # that say so, and with it on, each answer on a kept-alive connection waited ~40 ms for
+    # the client's delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, int(port)))
+        sock.listen(128)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+class HttpServer:
+    """The HTTP (Connect) server of a running service: uvicorn on a thread of its own, the
+    calls on a thread pool of the gRPC server's size, searches sharing its admission."""
+
+    def __init__(self, servicer: CouncilServicer, config: ServerConfig):
+        assert config.http_address
+        # A thread per search slot and queue place (admission refuses searches beyond those),
+        # and cheap_workers threads for the other calls, as the gRPC server has.
+        threads = config.search_slots + config.search_queue + config.cheap_workers
+        self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="council-http")
+        app = asgi_application(servicer, config, self._executor)
+        self._uvicorn_config = uvicorn.Config(
+            app,
+            http="h11",
+            loop="asyncio",
+            lifespan="off",
+            ws="none",
+            log_config=None,  # the process's logging stays as it is
+            access_log=False,
+            ssl_certfile=config.tls_cert,
+            ssl_keyfile=config.tls_key,
+            timeout_graceful_shutdown=None,
+        )
+        self._uvicorn_config.load()  # a bad certificate fails here, not in the thread
+        # uvicorn's own lines ("Started server process") say nothing the ready line does not.
+        uvicorn_log = logging.getLogger("uvicorn.error")
+        if uvicorn_log.level == logging.NOTSET:
+            uvicorn_log.setLevel(logging.WARNING)
+        self._socket = _listen(config.http_address)
+        self.port: int = self._socket.getsockname()[1]
+        host = config.http_address.rpartition(":")[0]
+        self.address = f"{host}:{self.port}"
+        self._server = uvicorn.Server(self._uvicorn_config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._socket]}, name="council-http"
+        )
+        self._thread.daemon = True
+
+    def start(self, timeout: float = 10.0) -> None:
+        self._thread.start()
+        for _ in range(int(timeout / 0.01)):
+            if self._server.started or not self._thread.is_alive():
+                break
+            time.sleep(0.01)
+        if not self._server.started:
+            self._socket.close()
+            raise OSError(f"the HTTP server on {self.address} did not start")
+
+    def shutdown(self, grace: float | None) -> None:
+        """Stop accepting calls; those in flight get `grace` seconds (None: none) before
+        they are cancelled. Returns at once (see `wait`)."""
+        self._uvicorn_config.timeout_graceful_shutdown = None if grace is None else int(grace + 1)
+        self._server.force_exit = grace is None
+        self._server.should_exit = True
+
+    def wait(self, timeout: float = 10.0) -> None:
+        """Wait for the server's thread to end (after `shutdown`)."""
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            log.warning("the HTTP server did not stop within %.0f s", timeout)
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def start_http(servicer: CouncilServicer, config: ServerConfig) -> HttpServer:
+    """Start the HTTP server of `config.http_address` over `servicer`."""
+    server = HttpServer(servicer, config)
+    server.start()
+    log.debug("serving %s over HTTP on %s", SERVICE_NAME, server.address)
+    return server
