@@ -24,6 +24,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from council.server import reflection
 from council.server.config import ServerConfig
+from council.server.connect import HttpServer, start_http
 from council.server.errors import DecodeRequests
 from council.server.service import SERVICE_NAME, CouncilServicer
 from council.v1 import service_pb2_grpc
@@ -78,21 +79,31 @@ class RunningServer:
     servicer: CouncilServicer
     health: health.HealthServicer
     config: ServerConfig
+    http: HttpServer | None = None  # the HTTP (Connect) server, with config.http_address
 
     @property
     def address(self) -> str:
         host = self.config.address.rsplit(":", 1)[0]
         return f"{host}:{self.port}"
 
+    @property
+    def http_address(self) -> str | None:
+        """host:port of the HTTP (Connect) server (the chosen port for port 0), or None."""
+        return None if self.http is None else self.http.address
+
     def stop(self, grace: float | None = None) -> None:
         """Graceful stop: health NOT_SERVING, no new calls, in-flight calls get `grace`
         seconds to finish; then their searches are stopped and the calls cancelled."""
         self.health.enter_graceful_shutdown()
+        if self.http is not None:  # closes its port with the gRPC server's
+            self.http.shutdown(grace)
         done = self.server.stop(grace)
         if grace is not None:
             done.wait(grace)
         self.servicer.cancel_all()
         done.wait()
+        if self.http is not None:
+            self.http.wait()
 
 
 def _credentials(config: ServerConfig):
@@ -143,7 +154,12 @@ def start_server(config: ServerConfig | None = None) -> RunningServer:
     server.start()
     for name in ("", SERVICE_NAME):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server, port, servicer, health_servicer, config)
+    try:  # the same RPCs over HTTP (Connect), on the same servicer
+        http = start_http(servicer, config) if config.http_address else None
+    except BaseException:
+        server.stop(None)
+        raise
+    return RunningServer(server, port, servicer, health_servicer, config, http)
 
 
 def is_loopback(address: str) -> bool:
@@ -156,10 +172,12 @@ def serve(config: ServerConfig, ready=None) -> int:
     once the server listens."""
     running = start_server(config)
     cfg = running.config
-    if not is_loopback(cfg.address) and not (cfg.tls_cert and cfg.auth_token):
+    for address in (cfg.address, cfg.http_address):
+        if address is None or is_loopback(address) or (cfg.tls_cert and cfg.auth_token):
+            continue
         log.warning(
             "listening on %s without %s: anyone who can reach it can use it",
-            cfg.address,
+            address,
             " and ".join(
                 x for x, on in (("TLS", cfg.tls_cert), ("a bearer token", cfg.auth_token)) if not on
             ),

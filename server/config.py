@@ -13,7 +13,10 @@ from dataclasses import dataclass, field, replace
 from council.mcts.search import SearchConfig
 from council.server import presets
 
-__all__ = ["ServerConfig"]
+__all__ = ["DEFAULT_HTTP_ADDRESS", "ServerConfig"]
+
+# `council-ai serve`'s HTTP (Connect) address, beside the gRPC one (--http-address "": none).
+DEFAULT_HTTP_ADDRESS = "127.0.0.1:8080"
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,13 @@ class ServerConfig:
     auth_token: str | None = None
     tls_cert: str | None = None
     tls_key: str | None = None
+    # The same RPCs over HTTP with the Connect protocol (council.server.connect) on this
+    # host:port; None: no HTTP server (`council-ai serve` gives DEFAULT_HTTP_ADDRESS).
+    http_address: str | None = None
+    # The origins whose browser pages may call the HTTP server (CORS): None = pages served
+    # from this machine (http(s)://localhost, 127.x.x.x or [::1], any port); () = none;
+    # ("*",) = any; else the exact origins, e.g. ("https://play.example.com",).
+    cors_origins: tuple[str, ...] | None = None
     search_config: SearchConfig = field(default_factory=SearchConfig)
 
     def resolved(self) -> ServerConfig:
@@ -41,6 +51,8 @@ class ServerConfig:
             raise ValueError(f"default_preset: unknown preset {self.default_preset!r}")
         if not self.max_search_time_s > 0 or self.max_iterations < 1 or self.max_nodes < 1:
             raise ValueError("max_search_time_s, max_iterations and max_nodes must be positive")
+        if self.http_address and not self.http_address.rpartition(":")[2].isdigit():
+            raise ValueError(f"http_address: expected host:port, got {self.http_address!r}")
         slots = self.search_slots or (os.cpu_count() or 1)
         queue = 2 * slots if self.search_queue < 0 else self.search_queue
         return replace(self, search_slots=slots, search_queue=queue)
