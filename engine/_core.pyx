@@ -879,6 +879,16 @@ cdef int random_playout(GameState* s, int max_actions) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Setup.
 
+# A new game's RNG comes from its seed one-way: splitmix64's output function over the seed
+# and a domain constant ("council4"), fed forward (added to the seed) and mixed again. The
+# rng word of a full state then gives its seed back only by trying seeds, which a secret
+# random 64-bit seed defeats (docs/service.md, "Seeds").
+cdef inline uint64_t game_rng(uint64_t seed) noexcept nogil:
+    cdef uint64_t r = seed ^ <uint64_t>0x636F756E63696C34
+    r = next_random(&r) + seed
+    return next_random(&r)
+
+
 cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
                      int assistant_supply, bint permit_tie_all, bint nobility_on_pass,
                      uint64_t seed) noexcept nogil:
@@ -893,7 +903,7 @@ cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
     s.assistant_supply = assistant_supply
     s.permit_tie_all = permit_tie_all
     s.nobility_on_pass = nobility_on_pass
-    s.rng = mix_seed(seed)
+    s.rng = game_rng(seed)
     s.viewer = -1
     s.end_trigger = -1
     s.king_city = LAYOUT_KING[layout]

@@ -10,6 +10,7 @@ hidden cards is discarded before the search starts.
 from __future__ import annotations
 
 import contextlib
+import secrets
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -241,7 +242,10 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             config = config_from_proto(request.config)
         except StateValidationError as e:
             raise invalid(e.violations) from None
-        state = State.new_game(config, seed=request.seed)
+        # No seed: a secret random one (a small or guessable seed lets anyone holding a
+        # view find every hidden card by trying seeds; docs/service.md, "Seeds").
+        seed = request.seed if request.HasField("seed") else secrets.randbits(64)
+        state = State.new_game(config, seed=seed)
         response = spb.NewGameResponse(state=state_to_proto(state))
         if request.include_views:
             convert.add_views(response.views, state)
@@ -259,7 +263,11 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
 
     @rpc
     def ApplyAction(self, request, context):
-        state = _world_to_play(self._load(request, requesting_seat=None), request)
+        given = self._load(request, requesting_seat=None)
+        # A view is answered with the same seat's view of the sampled next state: the cards
+        # dealt to play it must not come back looking like the game's (`sampled`).
+        viewer = given.viewer if given.is_view else None
+        state = _world_to_play(given, request)
         action, where = self._action(request)
         if not state.is_legal(action):
             decision = state.decision()[0]
@@ -275,16 +283,21 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         state.apply(action)
         over = state.is_terminal()
         response = spb.ApplyActionResponse(
-            state=state_to_proto(state),
+            state=state_to_proto(shown),
             game_over=over,
-            scores=state.scores(),
-            winners=state.winners() if over else [],
+            scores=shown.scores(),
+            winners=shown.winners() if over else [],
+            sampled=viewer is not None,
         )
         response.applied.CopyFrom(convert.action_proto(action))
         if request.include_views:
-            convert.add_views(response.views, state)
+            if viewer is None:
+                convert.add_views(response.views, state)
+            else:
+                response.views.add(seat=viewer).state.CopyFrom(response.state)
         return response
 
+        shown = state if viewer is None else state.view(viewer)
     @rpc
     def RecommendAction(self, request, context):
         plan = self._plan(request)
@@ -341,6 +354,20 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
 
 
 def _world_to_play(state: State, request) -> State:
+    @rpc
+    def GetView(self, request, context):
+        if not request.HasField("seat"):
+            raise invalid([("seat", "required: the seat whose view is wanted")])
+        seat = request.seat
+        state = self._load(request, requesting_seat=seat if seat >= 0 else None)
+        if not 0 <= seat < state.n_players:
+            raise invalid([("seat", f"must be in 0..{state.n_players - 1}, got {seat}")])
+        if state.is_view and state.viewer != seat:
+            raise invalid(
+                [("seat", f"the state is seat {state.viewer}'s view; seat {seat}'s is not in it")]
+            )
+        return spb.GetViewResponse(state=state_to_proto(state.view(seat)))
+
     """The full state an ApplyAction request plays in: a full state as it is (reseeded when
     the request has a seed), the mover's view with its hidden cards dealt from the seed."""
     if state.is_terminal():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from positions import END_TURN, Pos, acquire, build_king, city, elect, of_kind, pay, play
+from positions import END_TURN, T_VP1, Pos, acquire, build_king, city, elect, of_kind, pay, play
 
 from council.engine import GameConfig, State, _core, board
 from council.engine.actions import Action, describe
@@ -108,7 +108,7 @@ def test_king_cost_per_road(rules):
     load()
     # King council white black pink purple: 4 matching cards cost 0; Juvelar-Graden 1 road.
     p = Pos(players=4).known_councils().hand(0, white=1, black=1, pink=1, purple=1)
-    s = p.coins(0, 3).state()
+    s = p.coins(0, 3).token("Graden", T_VP1).state()  # a token that pays no coins
     reachable = of_kind(s.legal_actions(), "build_king")
     assert city("Graden") in reachable and city("Dorful") not in reachable  # 2 roads: 6
     play(s, build_king("Graden"), pay(white=1, black=1, pink=1, purple=1))

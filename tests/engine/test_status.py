@@ -25,17 +25,17 @@ KING_ORDER = list(B.KING_REWARD_TILES)
 @cache
 def _base(name: str) -> State:
     if name == "mid3":  # a 3-player game in progress, no decision pending
-        s = play_random(State.new_game(GameConfig(players=3), seed=11), 11, 60)
+        s = play_random(State.new_game(GameConfig(players=3), seed=64), 64, 60)
         assert s.decision()[0] == "turn"
         return s
     if name == "mid4":
         return play_random(State.new_game(GameConfig(players=4), seed=4), 4, 80)
     if name == "two":  # 2 players: neutral emporiums
-        return play_random(State.new_game(GameConfig(players=2), seed=5), 5, 40)
+        return play_random(State.new_game(GameConfig(players=2), seed=15), 15, 40)
     if name == "pay":  # a permit payment is pending
-        return find_position(GameConfig(players=3), 3, lambda s: s.decision()[0] == "pay_permit")
+        return find_position(GameConfig(players=3), 0, lambda s: s.decision()[0] == "pay_permit")
     if name == "over":  # a finished 4-player game
-        s = play_random(State.new_game(GameConfig(players=4), seed=2), 2, 100_000)
+        s = play_random(State.new_game(GameConfig(players=4), seed=5), 5, 100_000)
         assert s.is_terminal()
         return s
     if name == "view":  # seat 1's view of mid3

@@ -51,8 +51,9 @@ def test_a_game_that_never_ends_is_adjudicated_at_the_turn_cap(players):
     # 29 turns of elect + end; turn 30 has begun (its player drew) when the cap stops it.
     assert state.turn == 30 and actions == 29 * 2
     assert state.to_raw()["emporia_n"][:players] == [0] * players
-    # Final scoring: nobility all 0 (5 each), no permit tiles, no bonus tiles.
-    assert state.scores() == [5] * players
+    # Final scoring: nobility all 0 (5 each), no permit tiles (all tie: 3 each, RULINGS 8),
+    # no bonus tiles.
+    assert state.scores() == [8] * players
     assert state.winners() == tie_break_winners(state)
     # play_game: the same game, same state.
     again, n = play_game(lineup, GameConfig(players=players), 5, max_turns=30)

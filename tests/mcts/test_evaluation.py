@@ -41,8 +41,9 @@ def test_a_new_game_reads_the_starting_resources():
     assert rows[:, F["main_left_now"]].tolist() == [1, 0]
     for name in ("vp", "emporia", "permits_unused", "permit_cities", "group_progress"):
         assert rows[:, F[name]].tolist() == [0, 0], name
-    # Both seats start level with each other on the nobility track: 5 VP each.
-    assert rows[:, F["awards"]].tolist() == [5, 5]
+    # Both seats start level with each other on the nobility track (5 VP each) and with no
+    # permit tiles (a tie for most: 3 VP each, RULINGS 8).
+    assert rows[:, F["awards"]].tolist() == [8, 8]
 
 
 def _built_position():

@@ -253,7 +253,9 @@ def test_the_move_that_wins_the_game_is_taken():
     won.apply(0)
     assert won.is_terminal() and won.winners() == [1]
     lost = state.clone()
-    for a in (Action.from_text("elect white coast").id, 0):
+    legal = state.legal_actions()
+    elect = next(a for a in legal if Action.from_id(a).to_text().startswith("elect "))
+    for a in (elect, 0):
         lost.apply(a)
     assert lost.is_terminal() and lost.winners() == [0]
     result = search(state.view(1), SearchLimits(iterations=2000), seed=4)

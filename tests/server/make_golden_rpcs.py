@@ -329,8 +329,8 @@ def playthrough(channel: grpc.Channel) -> list[Golden]:
         "ApplyAction",
         "view-with-seed",
         "Seat 1 plays the analysis' choice on its own view: the hidden cards (seat 0's hand, "
-        "the politics deck) are dealt from the request's seed first, and a full state of "
-        "that deal comes back.",
+        "the politics deck) are dealt from the request's seed first, and seat 1's view of "
+        "the next state comes back, marked `sampled` (no other hand, deck or rng).",
         {
             "state": ended["views"][1]["state"],
             "action_id": analysis[-1]["result"]["action"].get("id", 0),
@@ -374,6 +374,16 @@ def playthrough(channel: grpc.Channel) -> list[Golden]:
         "error-wrong-seat",
         "Seat 0 asks for a hint while seat 1 is to move: FAILED_PRECONDITION.",
         {"state": ended["state"], "seat": 0, "limits": {"iterations": 100}},
+    )
+
+    # -- calls added later, numbered after the errors so that the files above keep theirs --
+    ask(
+        "GetView",
+        "seat1",
+        "Seat 1's view of the full state after seat 0's turn, as a front-end sends it to "
+        "seat 1's player: seat 0's hand, the politics deck and the rng are absent, the "
+        "permit decks' unknown tiles sorted (the same view ApplyAction returned in 08).",
+        {"state": ended["state"], "seat": 1},
     )
     return goldens
 

@@ -29,7 +29,7 @@ ALLOWED = {
     grpc.StatusCode.INVALID_ARGUMENT,
     grpc.StatusCode.FAILED_PRECONDITION,
 }
-METHODS = ("ListLegalActions", "RecommendAction", "ApplyAction", "AnalyzePosition")
+METHODS = ("ListLegalActions", "RecommendAction", "ApplyAction", "AnalyzePosition", "GetView")
 
 values = st.one_of(
     st.integers(-(2**31), 2**31 - 1),
@@ -83,6 +83,8 @@ def _request(method, state, draw_int, seat):
         request = spb.ListLegalActionsRequest(state=state, include_descriptions=True)
     elif method == "ApplyAction":
         request = spb.ApplyActionRequest(state=state, action_id=draw_int, seed=draw_int % 7)
+    elif method == "GetView":
+        request = spb.GetViewRequest(state=state)
     elif method == "RecommendAction":
         request = spb.RecommendActionRequest(
             state=state, limits=pb.SearchLimits(iterations=20), seed=abs(draw_int)

@@ -154,7 +154,12 @@ def test_apply_action_on_a_view_deals_hidden_cards_from_the_seed(stub):
     response = stub.ApplyAction(
         spb.ApplyActionRequest(state=to_proto(view), action_id=action, seed=7)
     )
-    assert engine_state(response.state) == expected
+    # The answer is the viewer's view of the sampled continuation, marked as sampled.
+    assert engine_state(response.state) == expected.view(seat)
+    assert response.sampled is True
+    assert list(response.scores) == expected.scores()
+    full = stub.ApplyAction(spb.ApplyActionRequest(state=to_proto(state), action_id=action))
+    assert full.sampled is False and not full.state.HasField("viewer")
     with pytest.raises(grpc.RpcError) as info:
         stub.ApplyAction(spb.ApplyActionRequest(state=to_proto(view), action_id=action))
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT

@@ -11,8 +11,8 @@ from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 
 # A 4-player position in the middle of a game (seat 2 to move).
-BASE = played(4, seed=3, actions=60)
-TWO_PLAYERS = played(2, seed=4, actions=30)
+BASE = played(4, seed=51, actions=60)
+TWO_PLAYERS = played(2, seed=6, actions=30)
 
 
 def base() -> pb.GameState:
