@@ -12,6 +12,9 @@ measures from client threads in this process and prints one JSON object:
   should cost the same; the target is ``..._over_empty_p50`` at most 1.2 with 1 client);
 * ``recommend_action_100ms``: RecommendAction with a 100 ms time budget at 1/4/16 clients
   (more clients than search slots wait in the admission queue);
+* ``cheap_calls_while_searching``: the health check and ListLegalActions from 32 clients
+  while long searches fill every search slot (and as many wait in the queue): p50/p99 and
+  ``refused``, the calls answered RESOURCE_EXHAUSTED (expected: none);
 * ``soak``: the server's resident memory after warm-up and after a soak of mixed calls
   (60 s by default), and the growth in percent (the target is under 10%).
 
@@ -63,7 +66,7 @@ def positions(n: int = 12, seed: int = 100) -> list[pb.GameState]:
 def start_server(queue: int) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "council.server.cli", "serve", "--address", "127.0.0.1:0"]
-        + ["--queue", str(queue)],
+        + ["--queue", str(queue), "--http-address", ""],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -126,6 +129,48 @@ def measure(make_call, clients: int, per_client: int) -> dict:
         "requests_per_s": round(len(latencies) / wall, 1),
         "codes": codes,
     }
+
+
+BUSY_CLIENTS = 32
+
+
+def while_searching(stubs, states, empty, listing, per_client: int) -> dict:
+    """Cheap calls from BUSY_CLIENTS clients while searches hold every slot (one streaming
+    search per slot, each seen running) and as many more wait in the queue; the searches
+    (an hour asked, the server's maximum given) are cancelled afterwards."""
+    slots = os.cpu_count() or 1
+    hour = pb.SearchLimits(max_time=duration_pb2.Duration(seconds=3600))
+    streams = [
+        stubs[i % 4].AnalyzePosition(
+            spb.AnalyzePositionRequest(state=states[i % len(states)], limits=hour), timeout=120
+        )
+        for i in range(slots)
+    ]
+    # A first report that is not the final one: this search holds a slot (a position with a
+    # single legal action would be answered at once).
+    holding = sum(not next(stream).final for stream in streams)
+    queued = [
+        stubs[i % 4].RecommendAction.future(
+            spb.RecommendActionRequest(state=states[i % len(states)], limits=hour), timeout=120
+        )
+        for i in range(slots)
+    ]
+    try:
+        out = {
+            "search_slots": slots,
+            "searches_running": holding,
+            "searches_queued": len(queued),
+            "empty_call": measure(empty, BUSY_CLIENTS, per_client),
+            "list_legal_actions": measure(listing, BUSY_CLIENTS, per_client),
+        }
+    finally:
+        for call in streams + queued:
+            call.cancel()
+    out["refused"] = sum(
+        out[name]["codes"].get("RESOURCE_EXHAUSTED", 0)
+        for name in ("empty_call", "list_legal_actions")
+    )
+    return out
 
 
 def main(argv=None) -> int:
@@ -197,6 +242,10 @@ def main(argv=None) -> int:
                 round(lst["p50_ms"] / e["p50_ms"], 2)
                 for lst, e in zip(results[name], results["empty_call"], strict=True)
             ]
+
+        results["cheap_calls_while_searching"] = while_searching(
+            stubs, states, empty, listing, max(10, cheap_calls // BUSY_CLIENTS)
+        )
 
         # Soak: mixed calls from 4 clients for soak_s seconds.
         before = rss_mib(process.pid)

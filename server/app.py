@@ -15,6 +15,7 @@ import hmac
 import logging
 import signal
 import threading
+import time
 from concurrent import futures
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,17 +92,40 @@ class RunningServer:
         """host:port of the HTTP (Connect) server (the chosen port for port 0), or None."""
         return None if self.http is None else self.http.address
 
-    def stop(self, grace: float | None = None) -> None:
-        """Graceful stop: health NOT_SERVING, no new calls, in-flight calls get `grace`
-        seconds to finish; then their searches are stopped and the calls cancelled."""
+    def stop(self, grace: float | None = None, hurry: threading.Event | None = None) -> None:
+        """Stop within `grace` seconds (None: at once), answering what is in flight.
+
+        1. Health turns NOT_SERVING; new searches get UNAVAILABLE (retry elsewhere).
+        2. For the grace period, less the deadline margin of a call with `grace` seconds
+           left, the port stays open: health checks see NOT_SERVING (not a refused
+           connection), cheap calls are answered, running searches go on and queued ones
+           still get the slots they free. `hurry` (a second signal) cuts this short.
+        3. Then queued searches get UNAVAILABLE and running ones are stopped: being anytime,
+           each answers with its best action so far, sent within the margin left.
+        4. The server closes its port; calls still open when the grace ends are cancelled.
+        """
+        start = time.monotonic()
         self.health.enter_graceful_shutdown()
-        if self.http is not None:  # closes its port with the gRPC server's
-            self.http.shutdown(grace)
-        done = self.server.stop(grace)
-        if grace is not None:
-            done.wait(grace)
+        self.servicer.close_admission()
+        if grace:
+            drain_end = start + grace - self.config.deadline_margin(grace)
+            hurry = hurry or threading.Event()
+            # Short waits: a second signal's handler runs only when this (main) thread runs
+            # Python code, since the signal itself may land on one of gRPC's threads.
+            while (rest := drain_end - time.monotonic()) > 0 and not hurry.wait(min(rest, 0.1)):
+                pass
+        self.servicer.close_admission(queued=True)
         self.servicer.cancel_all()
-        done.wait()
+
+        def left() -> float | None:
+            if grace is None or (hurry is not None and hurry.is_set()):
+                return None
+            return max(grace - (time.monotonic() - start), 0.0)
+
+        self.servicer.wait_idle(left() or 0.0)  # the stopped searches' answers are on their way
+        if self.http is not None:  # closes its port with the gRPC server's
+            self.http.shutdown(left())
+        self.server.stop(left()).wait()
         if self.http is not None:
             self.http.wait()
 
@@ -125,13 +149,15 @@ def start_server(config: ServerConfig | None = None) -> RunningServer:
     )
     # Last, next to the handlers: an undecodable request becomes INVALID_ARGUMENT.
     interceptors.append(DecodeRequests(SERVICE_NAME))
-    workers = config.max_concurrent_rpcs
     server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="council-rpc"),
+        # A thread per search slot and queue place, plus cheap_workers for the other calls:
+        # admission keeps searches off the cheap calls' threads (ServerConfig.threads).
+        futures.ThreadPoolExecutor(max_workers=config.threads, thread_name_prefix="council-rpc"),
         interceptors=interceptors,
-        # Beyond this many calls in progress gRPC itself answers RESOURCE_EXHAUSTED, so no
-        # call waits in an unbounded queue.
-        maximum_concurrent_rpcs=workers,
+        # Bounds only the calls waiting for a thread (call_backlog past the pool), well
+        # above what searches can hold, so cheap calls are not refused because searches
+        # are busy (ServerConfig.max_concurrent_rpcs says what bounds memory).
+        maximum_concurrent_rpcs=config.max_concurrent_rpcs,
         options=[
             ("grpc.max_receive_message_length", 1 << 20),
             ("grpc.so_reuseport", 0),
@@ -182,19 +208,23 @@ def serve(config: ServerConfig, ready=None) -> int:
                 x for x, on in (("TLS", cfg.tls_cert), ("a bearer token", cfg.auth_token)) if not on
             ),
         )
-    stopping = threading.Event()
+    stopping, hurry = threading.Event(), threading.Event()
 
     def on_signal(signum, frame):
-        stopping.set()
+        (hurry if stopping.is_set() else stopping).set()
 
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
     try:
         if ready is not None:
             ready(running)
-        while not stopping.wait(0.5):
+        while not stopping.wait(0.1):  # a signal handler runs between two waits
             pass
-        log.info("shutting down: %.1f s grace for in-flight calls", cfg.grace_s)
-        running.stop(grace=cfg.grace_s)
+        log.info(
+            "shutting down: health NOT_SERVING, %.1f s grace for in-flight calls "
+            "(signal again to stop at once)",
+            cfg.grace_s,
+        )
+        running.stop(grace=cfg.grace_s, hurry=hurry)
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)

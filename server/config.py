@@ -1,8 +1,8 @@
 """A server's settings (the ``council-ai serve`` flags) and their resolution.
 
 >>> config = ServerConfig(search_slots=2).resolved()
->>> config.search_queue, config.max_concurrent_rpcs
-(4, 14)
+>>> config.search_queue, config.threads, config.max_concurrent_rpcs
+(4, 14, 270)
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ class ServerConfig:
     search_slots: int = 0  # searches running at once; 0 = one per CPU core
     search_queue: int = -1  # admitted searches waiting for a slot; -1 = 2 x slots
     cheap_workers: int = 8  # threads for the calls that do not search
+    call_backlog: int = 256  # calls waiting for a thread before gRPC refuses more: see threads
     max_iterations: int = 2_000_000
     max_search_time_s: float = 30.0
     max_nodes: int = 2_000_000
@@ -51,16 +52,40 @@ class ServerConfig:
             raise ValueError(f"default_preset: unknown preset {self.default_preset!r}")
         if not self.max_search_time_s > 0 or self.max_iterations < 1 or self.max_nodes < 1:
             raise ValueError("max_search_time_s, max_iterations and max_nodes must be positive")
+        if self.cheap_workers < 1 or self.call_backlog < 0 or self.grace_s < 0:
+            raise ValueError("cheap_workers must be positive, call_backlog and grace_s >= 0")
         if self.http_address and not self.http_address.rpartition(":")[2].isdigit():
             raise ValueError(f"http_address: expected host:port, got {self.http_address!r}")
         slots = self.search_slots or (os.cpu_count() or 1)
         queue = 2 * slots if self.search_queue < 0 else self.search_queue
         return replace(self, search_slots=slots, search_queue=queue)
 
+    # What bounds the server's threads and memory. The synchronous gRPC server runs each call
+    # on a thread of one pool from its start to its end, a search waiting in the admission
+    # queue too. The pool has `threads` threads: search_slots + search_queue for searches
+    # (admission refuses at once a search beyond those) and cheap_workers for the calls
+    # that do not search, which admitted searches therefore can never take, however many
+    # arrive or however long they run. A call that finds every thread busy waits in the
+    # executor's queue, which has no bound of its own: that is what gRPC's
+    # maximum_concurrent_rpcs (`max_concurrent_rpcs`, every call in progress, searches
+    # and health checks alike) bounds, at `call_backlog` calls past the pool. It used to
+    # equal the pool, so 32 clients sending nothing but health checks were refused 21% of
+    # the time: now a cheap call is refused only past cheap_workers + call_backlog other
+    # calls in progress beyond the admitted searches, a real overload. Each call holds its
+    # request (at most 1 MiB; a position is a few KB), each running search a tree of at
+    # most max_nodes nodes of 48 bytes: memory is bounded by search_slots trees and
+    # max_concurrent_rpcs requests.
+    @property
+    def threads(self) -> int:
+        """The server's thread pool: a thread per search slot and queue place, and
+        `cheap_workers` for the calls that do not search."""
+        return self.search_slots + self.search_queue + self.cheap_workers
+
     @property
     def max_concurrent_rpcs(self) -> int:
-        """Calls in progress at most: running searches, queued searches, cheap calls."""
-        return self.search_slots + self.search_queue + self.cheap_workers
+        """Calls in progress at most (gRPC refuses more): the pool's threads, and
+        `call_backlog` more calls waiting for one."""
+        return self.threads + self.call_backlog
 
     def deadline_margin(self, remaining_s: float) -> float:
         """The part of a call's remaining time kept back from its search, so that the best

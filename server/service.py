@@ -27,7 +27,7 @@ from council.engine.serialize import (
 )
 from council.mcts.search import Search, SearchLimits, SearchResult, StopFlag, search
 from council.server import convert, presets
-from council.server.admission import Admission
+from council.server.admission import Admission, caller_of
 from council.server.config import ServerConfig
 from council.server.errors import failed_precondition, invalid, rpc
 from council.v1 import game_pb2 as pb
@@ -93,6 +93,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         self._idle = threading.Condition(self._lock)
         self._stops: set[StopFlag] = set()
         self._active = 0
+        self._stopping = False  # cancel_all was called: a search starting now stops at once
         # How the last searches ended. A cancelled call gets no answer, so this is the one
         # place that shows its search stopped early (the cancellation test reads it, and an
         # operator can from a debugger); bounded, it costs a few kilobytes.
@@ -104,9 +105,16 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         """Searches running now."""
         return self._active
 
+    def close_admission(self, *, queued: bool = False) -> None:
+        """Refuse new searches with UNAVAILABLE (the server is stopping), and with `queued`
+        the queued ones too; running searches go on."""
+        self.admission.close("the server is shutting down; retry on another server", queued=queued)
+
     def cancel_all(self) -> None:
-        """Stop every running search (they answer with their best action so far)."""
+        """Stop every running search, and any that starts later (they answer with their best
+        action so far)."""
         with self._lock:
+            self._stopping = True
             for stop in self._stops:
                 stop.set()
 
@@ -120,6 +128,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         with self._lock:
             self._stops.add(stop)
             self._active += 1
+            if self._stopping:
+                stop.set()
         try:
             yield
         finally:
@@ -215,7 +225,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         and whether the call's deadline cut that budget. The flag is set when the call ends
         (cancelled, or past its deadline) or the server stops."""
         stop = StopFlag()
-        with self.admission.enter(context, self.config.deadline_margin), self._tracked(stop):
+        admitted = self.admission.enter(context, self.config.deadline_margin, caller_of(context))
+        with admitted, self._tracked(stop):
             if not context.add_callback(stop.set):  # the call has ended already
                 stop.set()
             time_s, by_deadline = self._time_budget(plan, context)
@@ -282,6 +293,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             )
         state.apply(action)
         over = state.is_terminal()
+        shown = state if viewer is None else state.view(viewer)
         response = spb.ApplyActionResponse(
             state=state_to_proto(shown),
             game_over=over,
@@ -297,7 +309,6 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 response.views.add(seat=viewer).state.CopyFrom(response.state)
         return response
 
-        shown = state if viewer is None else state.view(viewer)
     @rpc
     def RecommendAction(self, request, context):
         plan = self._plan(request)
@@ -344,17 +355,6 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         )
 
     @rpc
-    def GetEngineInfo(self, request, context):
-        cfg = self.config
-        return convert.engine_info_proto(
-            max_iterations=cfg.max_iterations,
-            max_search_time_s=cfg.max_search_time_s,
-            search_slots=cfg.search_slots,
-        )
-
-
-def _world_to_play(state: State, request) -> State:
-    @rpc
     def GetView(self, request, context):
         if not request.HasField("seat"):
             raise invalid([("seat", "required: the seat whose view is wanted")])
@@ -368,6 +368,17 @@ def _world_to_play(state: State, request) -> State:
             )
         return spb.GetViewResponse(state=state_to_proto(state.view(seat)))
 
+    @rpc
+    def GetEngineInfo(self, request, context):
+        cfg = self.config
+        return convert.engine_info_proto(
+            max_iterations=cfg.max_iterations,
+            max_search_time_s=cfg.max_search_time_s,
+            search_slots=cfg.search_slots,
+        )
+
+
+def _world_to_play(state: State, request) -> State:
     """The full state an ApplyAction request plays in: a full state as it is (reseeded when
     the request has a seed), the mover's view with its hidden cards dealt from the seed."""
     if state.is_terminal():

@@ -10,8 +10,9 @@ from council.server.config import ServerConfig
 
 
 def test_resolution_fills_in_the_automatic_sizes():
-    config = ServerConfig(search_slots=2, search_queue=3, cheap_workers=4).resolved()
-    assert config.max_concurrent_rpcs == 9
+    config = ServerConfig(search_slots=2, search_queue=3, cheap_workers=4, call_backlog=50)
+    assert config.resolved().threads == 9
+    assert config.resolved().max_concurrent_rpcs == 59
     assert ServerConfig(search_slots=3).resolved().search_queue == 6
     assert ServerConfig(search_slots=3, search_queue=0).resolved().search_queue == 0
     assert ServerConfig().resolved().search_slots == (os.cpu_count() or 1)
@@ -26,6 +27,8 @@ def test_resolution_fills_in_the_automatic_sizes():
         {"max_search_time_s": 0.0},
         {"max_iterations": 0},
         {"max_nodes": 0},
+        {"cheap_workers": 0},
+        {"call_backlog": -1},
     ],
 )
 def test_resolution_refuses_bad_settings(changes):

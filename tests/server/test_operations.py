@@ -1,16 +1,19 @@
 """Admission under load, graceful shutdown on SIGTERM, the bearer token and TLS
-(Admission itself: test_admission.py)."""
+(Admission itself: test_admission.py; cheap calls and fairness under load: test_load.py)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 
 import grpc
 import pytest
+from google.protobuf import duration_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from server_helpers import played, to_proto
 
@@ -20,6 +23,15 @@ from council.server.config import ServerConfig
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 from council.v1 import service_pb2_grpc
+
+
+def wait_until(condition, timeout: float = 20.0) -> None:
+    pause = threading.Event()
+    for _ in range(int(timeout / 0.01)):
+        if condition():
+            return
+        pause.wait(0.01)
+    raise AssertionError("condition not reached")
 
 
 def test_parallel_calls_are_answered_or_refused():
@@ -54,57 +66,154 @@ def test_parallel_calls_are_answered_or_refused():
         running.stop(grace=None)
 
 
-def test_sigterm_cancels_in_flight_search_and_exits():
+def serve_process(*flags: str) -> tuple[subprocess.Popen, str]:
+    """`council-ai serve` in a child process on a free port, and its address."""
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "council.server.cli",
-            "serve",
-            "--address",
-            "127.0.0.1:0",
-            "--grace",
-            "0.5",
-        ],
+        [sys.executable, "-m", "council.server.cli", "serve", "--address", "127.0.0.1:0"]
+        + ["--http-address", "", *flags],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
     )
+    ready = json.loads(process.stdout.readline())
+    assert ready["pid"] == process.pid
+    return process, ready["listening"]
+
+
+def end_process(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+    process.stdout.close()
+
+
+class HealthPoller:
+    """Polls the health service every 20 ms on a connection of its own until stopped, and
+    keeps what each check answered: a status name, or the error's code name."""
+
+    def __init__(self, address: str):
+        self.seen: list[str] = []
+        self.done = threading.Event()
+        self.channel = grpc.insecure_channel(
+            address, options=[("grpc.use_local_subchannel_pool", 1)]
+        )
+        self.thread = threading.Thread(target=self.poll)
+        self.thread.start()
+
+    def poll(self) -> None:
+        health = health_pb2_grpc.HealthStub(self.channel)
+        names = health_pb2.HealthCheckResponse.ServingStatus
+        while not self.done.wait(0.02):
+            try:
+                status = health.Check(health_pb2.HealthCheckRequest(), timeout=2).status
+                self.seen.append(names.Name(status))
+            except grpc.RpcError as error:
+                self.seen.append(error.code().name)
+
+    def stop(self) -> list[str]:
+        self.done.set()
+        self.thread.join(10)
+        self.channel.close()
+        return self.seen
+
+
+def test_sigterm_drains_health_not_serving_and_searches_answer_before_the_grace_ends():
+    process, address = serve_process("--grace", "2")
+    poller = None
     try:
-        ready = json.loads(process.stdout.readline())
-        assert ready["pid"] == process.pid
-        with grpc.insecure_channel(ready["listening"]) as channel:
+        with grpc.insecure_channel(address) as channel:
             stub = service_pb2_grpc.CouncilServiceStub(channel)
             state = to_proto(State.new_game(GameConfig(players=2), seed=1))
-            quick = stub.RecommendAction(
-                spb.RecommendActionRequest(state=state, limits=pb.SearchLimits(iterations=50))
+            long_limits = pb.SearchLimits(iterations=2_000_000)  # tens of seconds
+            analysis = stub.AnalyzePosition(
+                spb.AnalyzePositionRequest(
+                    state=state,
+                    limits=long_limits,
+                    report_interval=duration_pb2.Duration(nanos=50_000_000),
+                )
             )
-            assert quick.result.stats.iterations == 50
-            long_search = spb.RecommendActionRequest(
-                state=state,
-                limits=pb.SearchLimits(iterations=2_000_000),  # tens of seconds
-            )
-            call = stub.RecommendAction.future(long_search)
-            health = health_pb2_grpc.HealthStub(channel)
-            health.Check(health_pb2.HealthCheckRequest())  # the search call is in flight
+            assert not next(analysis).final  # the search runs
+            poller = HealthPoller(address)
+            wait_until(lambda: "SERVING" in poller.seen)
             os.kill(process.pid, signal.SIGTERM)
-            # Past the grace period the call is cancelled, its search stopped, and the
-            # process exits long before the search would have ended.
-            assert process.wait(timeout=4.5) == 0
-            # Either the stopped search's best-so-far answer got out before the server closed,
-            # or the call was cancelled; either way it did not run to its budget.
-            try:
-                response = call.result(timeout=5)
-            except grpc.RpcError as error:
-                assert error.code() in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE)
-            else:
-                assert response.result.stats.iterations < 2_000_000
-                assert response.result.stats.stop_reason == pb.STOP_REASON_CANCELLED
+            wait_until(lambda: "NOT_SERVING" in poller.seen)
+            # Draining: cheap calls are answered, new searches refused (retry elsewhere).
+            listing = stub.ListLegalActions(spb.ListLegalActionsRequest(state=state), timeout=10)
+            assert listing.actions
+            with pytest.raises(grpc.RpcError) as info:
+                stub.RecommendAction(
+                    spb.RecommendActionRequest(state=state, limits=long_limits), timeout=10
+                )
+            assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+            # Before the grace ends the search is stopped and answers with its best action
+            # so far (after the grace the call would be cancelled instead).
+            final = list(analysis)[-1]
+            assert final.final
+            assert 0 < final.result.stats.iterations < 2_000_000
+            assert final.result.stats.stop_reason == pb.STOP_REASON_CANCELLED
+            assert final.result.action.text
+            assert process.wait(timeout=30) == 0
+        seen = poller.stop()
+        # Health polls saw SERVING, then NOT_SERVING all through the drain (the port stayed
+        # open: the listing above was answered), and only once the server closed, errors.
+        runs = [status for status, _ in itertools.groupby(seen)]
+        assert runs[:2] == ["SERVING", "NOT_SERVING"]
+        assert not {"SERVING", "NOT_SERVING"} & set(runs[2:])
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        process.stdout.close()
+        if poller is not None:
+            poller.stop()
+        end_process(process)
+
+
+def test_on_stop_running_searches_answer_in_time_and_queued_ones_are_refused():
+    running = start_server(ServerConfig(address="127.0.0.1:0", search_slots=1, search_queue=1))
+    stopper = threading.Thread(target=running.stop, kwargs={"grace": 1.5})
+    try:
+        with grpc.insecure_channel(running.address) as channel:
+            stub = service_pb2_grpc.CouncilServiceStub(channel)
+            state = to_proto(State.new_game(GameConfig(players=2), seed=1))
+            long_search = spb.RecommendActionRequest(
+                state=state, limits=pb.SearchLimits(iterations=2_000_000)
+            )
+            first = stub.RecommendAction.future(long_search, timeout=60)
+            wait_until(lambda: running.servicer.active_searches == 1)
+            queued = stub.RecommendAction.future(long_search, timeout=60)
+            wait_until(lambda: running.servicer.admission.queued == 1)
+            stopper.start()
+            answer = first.result()  # the slot's search, stopped: its best action so far
+            assert answer.result.stats.stop_reason == pb.STOP_REASON_CANCELLED
+            assert 0 < answer.result.stats.iterations < 2_000_000
+            # The queued one never got the slot: refused, so that it can go elsewhere.
+            with pytest.raises(grpc.RpcError) as info:
+                queued.result()
+            assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+            stopper.join(30)
+            assert not stopper.is_alive()
+    finally:
+        if stopper.is_alive():
+            stopper.join(30)
+        running.stop(grace=None)
+
+
+def test_a_second_sigterm_stops_at_once():
+    process, address = serve_process("--grace", "60")
+    try:
+        with grpc.insecure_channel(address) as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            assert health.Check(health_pb2.HealthCheckRequest(), timeout=10).status == (
+                health_pb2.HealthCheckResponse.SERVING
+            )
+            os.kill(process.pid, signal.SIGTERM)
+            wait_until(
+                lambda: (
+                    health.Check(health_pb2.HealthCheckRequest(), timeout=10).status
+                    == health_pb2.HealthCheckResponse.NOT_SERVING
+                )
+            )
+            os.kill(process.pid, signal.SIGTERM)
+            assert process.wait(timeout=20) == 0  # long before the 60 s grace
+    finally:
+        end_process(process)
 
 
 def test_bearer_token():
