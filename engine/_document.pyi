@@ -18,6 +18,7 @@ CITIES: tuple[str, ...]
 BONUS_TILES: tuple[str, ...]
 KING_TILES: tuple[int, ...]
 MAX_PENDING_DECISIONS: int
+MAX_PROBLEMS: int
 CONFIG_FIELDS: tuple[str, ...]
 CONFIG_KINDS: tuple[int, ...]
 
