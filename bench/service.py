@@ -15,6 +15,9 @@ measures from client threads in this process and prints one JSON object:
 * ``cheap_calls_while_searching``: the health check and ListLegalActions from 32 clients
   while long searches fill every search slot (and as many wait in the queue): p50/p99 and
   ``refused``, the calls answered RESOURCE_EXHAUSTED (expected: none);
+* ``error_reply_for_48kb_value``: the size of the error a client receives for a position
+  whose king city is a 48 KB string (status message, details and the whole trailing
+  metadata; the target is well under 8 KB, a C-core client's default metadata limit);
 * ``soak``: the server's resident memory after warm-up and after a soak of mixed calls
   (60 s by default), and the growth in percent (the target is under 10%).
 
@@ -173,6 +176,27 @@ def while_searching(stubs, states, empty, listing, per_client: int) -> dict:
     return out
 
 
+def error_reply_for_bad_value(stub, state: pb.GameState, size: int = 48 * 1024) -> dict:
+    """Send a position whose king city is `size` characters long and measure the error."""
+    bad = pb.GameState()
+    bad.CopyFrom(state)
+    bad.board.king_city = "x" * size
+    try:
+        stub.ListLegalActions(spb.ListLegalActionsRequest(state=bad), timeout=30)
+    except grpc.RpcError as error:
+        trailers = error.trailing_metadata() or ()
+        return {
+            "value_bytes": size,
+            "code": error.code().name,
+            "details_bytes": len((error.details() or "").encode()),
+            "trailing_metadata_bytes": sum(
+                len(key) + len(value if isinstance(value, bytes) else value.encode())
+                for key, value in trailers
+            ),
+        }
+    raise AssertionError("a 48 KB king city was accepted")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer calls and a 10 s soak")
@@ -246,6 +270,7 @@ def main(argv=None) -> int:
         results["cheap_calls_while_searching"] = while_searching(
             stubs, states, empty, listing, max(10, cheap_calls // BUSY_CLIENTS)
         )
+        results["error_reply_for_48kb_value"] = error_reply_for_bad_value(stubs[0], states[0])
 
         # Soak: mixed calls from 4 clients for soak_s seconds.
         before = rss_mib(process.pid)
