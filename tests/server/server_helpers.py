@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import threading
+from pathlib import Path
 
 import grpc
 
@@ -43,3 +46,28 @@ def violations(error: grpc.RpcError) -> list[tuple[str, str]]:
         assert detail.Unpack(bad)
         out += [(v.field, v.description) for v in bad.field_violations]
     return out
+
+
+def wait_until(condition, timeout: float = 20.0) -> None:
+    """Poll `condition` every 10 ms until it holds; AssertionError after `timeout` s."""
+    pause = threading.Event()
+    for _ in range(int(timeout / 0.01)):
+        if condition():
+            return
+        pause.wait(0.01)
+    raise AssertionError("condition not reached")
+
+
+def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
+    """A certificate for localhost / 127.0.0.1 and its key, made by openssl in `folder`."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            "-keyout", str(key), "-out", str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    return cert, key

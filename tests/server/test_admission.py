@@ -8,6 +8,7 @@ import threading
 
 import grpc
 import pytest
+from server_helpers import wait_until
 
 from council.server.admission import Admission
 from council.server.errors import RpcError
@@ -29,15 +30,6 @@ class Context:
 
 def no_margin(left: float) -> float:
     return 0.0
-
-
-def wait_until(condition, timeout: float = 10.0) -> None:
-    done = threading.Event()
-    for _ in range(int(timeout / 0.01)):
-        if condition():
-            return
-        done.wait(0.01)
-    raise AssertionError("condition not reached")
 
 
 def test_first_come_first_served_and_bounded():

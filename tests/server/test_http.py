@@ -11,7 +11,6 @@ import json
 import socket
 import ssl
 import struct
-import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -20,7 +19,7 @@ import grpc
 import pytest
 from google.protobuf import json_format
 from google.rpc import error_details_pb2
-from server_helpers import finished, played, to_proto, violations
+from server_helpers import finished, played, self_signed_certificate, to_proto, violations
 
 from council.server.app import start_server
 from council.server.cli import build_parser
@@ -351,16 +350,7 @@ def test_no_http_server_unless_asked():
 
 
 def test_tls_makes_it_https(tmp_path):
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        [
-            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-            "-keyout", str(key), "-out", str(cert),
-        ],
-        check=True,
-        capture_output=True,
-    )  # fmt: skip
+    cert, key = self_signed_certificate(tmp_path)
     server = start_server(
         ServerConfig(
             address="127.0.0.1:0",

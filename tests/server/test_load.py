@@ -10,7 +10,7 @@ from collections import Counter
 import grpc
 from google.protobuf import duration_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from server_helpers import played, to_proto
+from server_helpers import played, to_proto, wait_until
 
 from council.server.app import start_server
 from council.server.config import ServerConfig
@@ -19,15 +19,6 @@ from council.v1 import service_pb2 as spb
 from council.v1 import service_pb2_grpc
 
 HOUR = pb.SearchLimits(max_time=duration_pb2.Duration(seconds=3600))
-
-
-def wait_until(condition, timeout: float = 20.0) -> None:
-    pause = threading.Event()
-    for _ in range(int(timeout / 0.01)):
-        if condition():
-            return
-        pause.wait(0.01)
-    raise AssertionError("condition not reached")
 
 
 def own_connection(address: str) -> grpc.Channel:

@@ -15,7 +15,7 @@ import grpc
 import pytest
 from google.protobuf import duration_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from server_helpers import played, to_proto
+from server_helpers import played, self_signed_certificate, to_proto, wait_until
 
 from council.engine import GameConfig, State
 from council.server.app import start_server
@@ -23,15 +23,6 @@ from council.server.config import ServerConfig
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 from council.v1 import service_pb2_grpc
-
-
-def wait_until(condition, timeout: float = 20.0) -> None:
-    pause = threading.Event()
-    for _ in range(int(timeout / 0.01)):
-        if condition():
-            return
-        pause.wait(0.01)
-    raise AssertionError("condition not reached")
 
 
 def test_parallel_calls_are_answered_or_refused():
@@ -244,16 +235,7 @@ def test_bearer_token():
 
 
 def test_tls(tmp_path):
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        [
-            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-            "-keyout", str(key), "-out", str(cert),
-        ],
-        check=True,
-        capture_output=True,
-    )  # fmt: skip
+    cert, key = self_signed_certificate(tmp_path)
     running = start_server(
         ServerConfig(address="127.0.0.1:0", tls_cert=str(cert), tls_key=str(key))
     )
