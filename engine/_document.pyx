@@ -348,6 +348,12 @@ cdef class _Reader:
             self.bad(_path(path, field, item), f"must be in {lo}..{hi}, got {value}")
         return True
 
+    cdef bint in_range(self, _Wire msg, str field, long lo, long hi, str path,
+                       long* value) except -1:
+        """Read an int field into `value`; False (reported) when it is out of lo..hi."""
+        value[0] = msg.int_(field)
+        return not self.out_of(value[0], lo, hi, path, field)
+
     cdef int name(self, dict index, str value, str what, tuple names, str path, str field="",
                   int item=-1) except -2:
         """Index of `value` among `names`, or -1 (reported)."""
@@ -595,20 +601,15 @@ cdef class _Reader:
         cdef uint64_t mask
         cdef int i, k
         cdef long v
-        v = pl.int_("coins")
-        if not self.out_of(v, 0, self.max_coins, path, "coins"):
+        if self.in_range(pl, "coins", 0, self.max_coins, path, &v):
             g.coins[p] = v
-        v = pl.int_("assistants")
-        if not self.out_of(v, 0, INT16_MAX, path, "assistants"):
+        if self.in_range(pl, "assistants", 0, INT16_MAX, path, &v):
             g.assistants[p] = v
-        v = pl.int_("vp")
-        if not self.out_of(v, 0, INT16_MAX, path, "vp"):
+        if self.in_range(pl, "vp", 0, INT16_MAX, path, &v):
             g.vp[p] = v
-        v = pl.int_("nobility")
-        if not self.out_of(v, 0, NOBILITY_MAX, path, "nobility"):
+        if self.in_range(pl, "nobility", 0, NOBILITY_MAX, path, &v):
             g.nobility[p] = v
-        v = pl.int_("hand_size")
-        if not self.out_of(v, 0, N_CARDS, path, "hand_size"):
+        if self.in_range(pl, "hand_size", 0, N_CARDS, path, &v):
             g.hand_n[p] = v
         hidden = self.viewer >= 0 and p != self.viewer
         if pl.has("hand"):
@@ -656,20 +657,15 @@ cdef class _Reader:
         cdef GameState* g = self.g
         cdef int seats = (self.n or MAX_PLAYERS) - 1, i
         cdef long v
-        v = t.int_("current")
-        if not self.out_of(v, 0, seats, "turn.current"):
+        if self.in_range(t, "current", 0, seats, "turn", &v):
             g.current = v
-        v = t.int_("number")
-        if not self.out_of(v, 1, INT32_MAX, "turn.number"):
+        if self.in_range(t, "number", 1, INT32_MAX, "turn", &v):
             g.turn = v
-        v = t.int_("action_count")
-        if not self.out_of(v, 0, INT32_MAX, "turn.action_count"):
+        if self.in_range(t, "action_count", 0, INT32_MAX, "turn", &v):
             g.action_count = v
-        v = t.int_("main_left")
-        if not self.out_of(v, 0, INT8_MAX, "turn.main_left"):
+        if self.in_range(t, "main_left", 0, INT8_MAX, "turn", &v):
             g.main_left = v
-        v = t.int_("main_done")
-        if not self.out_of(v, 0, INT8_MAX, "turn.main_done"):
+        if self.in_range(t, "main_done", 0, INT8_MAX, "turn", &v):
             g.main_done = v
         g.quick_used = t.int_("quick_used") != 0
         g.game_over = t.int_("game_over") != 0
