@@ -1,16 +1,22 @@
-"""The service over HTTP, for browsers and other front-ends: the Connect protocol
-(connect-python), served by uvicorn beside the gRPC server and calling the same servicer.
+"""The service over HTTP, for browsers and other front-ends: the Connect protocol and
+gRPC-Web (connect-python), served by uvicorn beside the gRPC server and calling the same
+servicer.
 
 ``council.v1.service_connect`` is generated at build time by connect-python's protoc plugin
 (``setup.py``'s ``generate_stubs``, next to the gRPC stubs). Its ASGI application reads a
-call, ``POST /council.v1.CouncilService/<Method>`` with a JSON (``application/json``) or
-binary (``application/proto``) body, and this module hands the request to the very
-`CouncilServicer` method that gRPC calls, in a thread (a search blocks), with a
-`CallContext` in place of the ``grpc.ServicerContext``: the deadline is the
-``Connect-Timeout-Ms`` header, the call is cancelled when its client goes away, and
-``abort``/``abort_with_status`` raise a ``ConnectError`` with the code, message and
-``google.rpc.BadRequest`` details that a gRPC client gets. The bearer token and TLS of the
-gRPC server apply here too; CORS lets browser pages of the allowed origins call it.
+call, ``POST /council.v1.CouncilService/<Method>``, and picks the protocol by the request's
+Content-Type: gRPC-Web for ``application/grpc-web`` and ``application/grpc-web+proto`` or
+``+json``, Connect for the others (``application/json``, ``application/proto``,
+``application/connect+json|proto``). gRPC-Web's text form (``application/grpc-web-text``,
+base64) is the binary form re-encoded by `_GrpcWebText`. Either way this module hands the
+request to the very `CouncilServicer` method that gRPC calls, in a thread (a search blocks),
+with a `CallContext` in place of the ``grpc.ServicerContext``: the deadline is the
+``Connect-Timeout-Ms`` (``grpc-timeout``) header, the peer is the client's connection, the
+call is cancelled when its client goes away, and ``abort``/``abort_with_status`` raise a
+``ConnectError`` with the code, message and ``google.rpc.BadRequest`` details that a gRPC
+client gets (gRPC-Web sends them as gRPC does, ``grpc-status-details-bin``). The bearer
+token and TLS of the gRPC server apply here too; CORS lets browser pages of the allowed
+origins call it.
 
 >>> import json, urllib.request
 >>> from council.server.app import start_server
@@ -28,6 +34,8 @@ gRPC server apply here too; CORS lets browser pages of the allowed origins call 
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import contextvars
 import hmac
@@ -58,7 +66,7 @@ from council.v1.service_connect import CouncilServiceASGIApplication
 if TYPE_CHECKING:
     from council.v1.service_connect import CouncilService
 
-__all__ = ["LOOPBACK_ORIGINS", "CallContext", "HttpServer", "connect_code"]
+__all__ = ["LOOPBACK_ORIGINS", "CallContext", "HttpServer", "connect_code", "grpc_peer"]
 
 log = logging.getLogger("council.server")
 
@@ -79,6 +87,7 @@ _CORS_REQUEST_HEADERS = (
     "X-User-Agent",
 )
 _CORS_RESPONSE_HEADERS = ("Grpc-Status", "Grpc-Message", "Grpc-Status-Details-Bin")
+_GRPC_WEB_TEXT = b"application/grpc-web-text"
 _ECHO_LIMIT = 500  # characters of a decoding error's message (it may quote the input)
 _END = object()
 _GRPC_DETAILS_KEY = "grpc-status-details-bin"  # where grpc_status.rpc_status puts the Status
@@ -146,6 +155,11 @@ class CallContext:
 
     def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
         return tuple(self._request.request_headers().allitems())
+
+    def peer(self) -> str:
+        """The client's connection as gRPC names a peer (``ipv4:127.0.0.1:54321``): the
+        key search admission is fair by (`council.server.admission.caller_of`)."""
+        return grpc_peer(self._request.client_address())
 
     def abort(self, code: grpc.StatusCode, details: str) -> NoReturn:
         raise ConnectError(connect_code(code), details)
@@ -225,6 +239,19 @@ class _Bridge:
                     cast("Any", responses).close()
 
         return streaming
+
+
+def grpc_peer(address: str | None) -> str:
+    """gRPC's name of a peer for connect-python's client address (``host:port``); ``""``
+    when there is none (the key every call without one shares).
+
+    >>> grpc_peer("127.0.0.1:54321"), grpc_peer("::1:54321"), grpc_peer(None)
+    ('ipv4:127.0.0.1:54321', 'ipv6:%5B::1%5D:54321', '')
+    """
+    if not address:
+        return ""
+    host, _, port = address.rpartition(":")
+    return f"ipv6:%5B{host}%5D:{port}" if ":" in host else f"ipv4:{host}:{port}"
 
 
 def _check_deadline(context: CallContext) -> None:
@@ -332,11 +359,71 @@ class _CallTracker:
             call.end()
 
 
+class _GrpcWebText:
+    """ASGI middleware for gRPC-Web's text form (``application/grpc-web-text``, what the
+    grpc-web package's default ``mode=grpcwebtext`` sends): the binary form in base64, which
+    connect-python does not read. It decodes the request's body as it comes, hands the call
+    on as ``application/grpc-web+proto``, and sends each piece of the answer's body
+    base64-encoded (padded, as Envoy's grpc_web filter does: a text client decodes 4
+    characters at a time) as ``application/grpc-web-text+proto``. Framing, status and
+    trailers stay connect-python's."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        content_type = next((v for k, v in scope.get("headers", ()) if k == b"content-type"), b"")
+        if scope["type"] != "http" or not content_type.lower().startswith(_GRPC_WEB_TEXT):
+            await self.app(scope, receive, send)
+            return
+        headers = [(k, v) for k, v in scope["headers"] if k != b"content-type"]
+        scope = {**scope, "headers": [*headers, (b"content-type", b"application/grpc-web+proto")]}
+        left = b""  # the characters of an incomplete 4-character group
+        encoding = False
+
+        async def decoding_receive():
+            nonlocal left
+            message = await receive()
+            if message["type"] != "http.request":
+                return message
+            data = left + b"".join(message.get("body", b"").split())
+            whole = len(data) if not message.get("more_body", False) else len(data) & ~3
+            data, left = data[:whole], data[whole:]
+            try:
+                # Pieces a client encoded apart are padded in the middle: decode each.
+                body = b"".join(
+                    base64.b64decode(piece, validate=True)
+                    for piece in re.findall(rb"[^=]*=*", data)
+                    if piece
+                )
+            except binascii.Error:
+                raise ConnectError(
+                    Code.INVALID_ARGUMENT, "an application/grpc-web-text body must be base64"
+                ) from None
+            return {**message, "body": body}
+
+        async def encoding_send(message):
+            nonlocal encoding
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", ()) if k != b"content-type"]
+                answered = dict(message.get("headers", ())).get(b"content-type", b"")
+                encoding = answered.startswith(b"application/grpc-web")  # not an HTTP error
+                if encoding:
+                    headers.append((b"content-type", b"application/grpc-web-text+proto"))
+                    message = {**message, "headers": headers}
+            elif message["type"] == "http.response.body" and encoding and message.get("body"):
+                message = {**message, "body": base64.b64encode(message["body"])}
+            await send(message)
+
+        await self.app(scope, decoding_receive, encoding_send)
+
+
 def asgi_application(servicer: CouncilServicer, config: ServerConfig, executor: ThreadPoolExecutor):
-    """The ASGI application of the service: Connect over `servicer`, with CORS for
-    ``config.cors_origins`` (None: `LOOPBACK_ORIGINS`; empty: none; ``"*"``: any)."""
+    """The ASGI application of the service: Connect and gRPC-Web over `servicer`, with CORS
+    for ``config.cors_origins`` (None: `LOOPBACK_ORIGINS`; empty: none; ``"*"``: any)."""
     bridge = cast("CouncilService", _Bridge(servicer, executor, config.auth_token))
     app: Any = _CallTracker(_Application(bridge, read_max_bytes=MAX_REQUEST_BYTES))
+    app = _GrpcWebText(app)  # outside the tracker, which counts the decoded bytes
     origins = config.cors_origins
     if origins is None or origins:
         app = CORSMiddleware(
@@ -394,6 +481,9 @@ class HttpServer:
             ssl_certfile=config.tls_cert,
             ssl_keyfile=config.tls_key,
             timeout_graceful_shutdown=None,
+            # The peer (CallContext.peer, the key of search fairness) is the connection's,
+            # as over gRPC: no X-Forwarded-For, which any local client could set.
+            proxy_headers=False,
         )
         self._uvicorn_config.load()  # a bad certificate fails here, not in the thread
         # uvicorn's own lines ("Started server process") say nothing the ready line does not.

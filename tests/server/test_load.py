@@ -4,11 +4,14 @@ admission"). Behaviour tests: they count refusals and order answers, never time 
 
 from __future__ import annotations
 
+import http.client
+import json
+import struct
 import threading
 from collections import Counter
 
 import grpc
-from google.protobuf import duration_pb2
+from google.protobuf import duration_pb2, json_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from server_helpers import played, to_proto, wait_until
 
@@ -153,4 +156,87 @@ def test_a_greedy_caller_does_not_keep_another_caller_waiting_beyond_one_slot():
     finally:
         greedy_channel.close()
         other_channel.close()
+        running.stop(grace=None)
+
+
+def test_http_clients_are_callers_of_their_own():
+    # Over HTTP a caller is the client's connection as well (CallContext.peer, gRPC's
+    # ipv4:host:port), for Connect and gRPC-Web calls alike: one HTTP client's running search
+    # does not count against another's.
+    running = start_server(
+        ServerConfig(
+            address="127.0.0.1:0",
+            http_address="127.0.0.1:0",
+            search_slots=2,
+            search_queue=2,
+            max_search_time_s=60,
+        )
+    )
+    state = to_proto(played(3, seed=3, actions=12))
+    admission = running.servicer.admission
+    host, port = running.http_address.rsplit(":", 1)
+    channel = own_connection(running.address)
+    over_connect = http.client.HTTPConnection(host, int(port), timeout=20)
+    over_grpc_web = http.client.HTTPConnection(host, int(port), timeout=20)
+    searches = []
+    try:
+        # A Connect client's hour-long search runs...
+        over_connect.connect()
+        connect_peer = "ipv4:{}:{}".format(*over_connect.sock.getsockname())
+        hour = {"state": json_format.MessageToDict(state), "limits": {"maxTime": "3600s"}}
+        over_connect.request(
+            "POST",
+            "/council.v1.CouncilService/RecommendAction",
+            json.dumps(hour),
+            {"Content-Type": "application/json"},
+        )
+        wait_until(lambda: admission.admitted_of(connect_peer) == 1)
+        # ... beside a gRPC caller's.
+        grpc_caller = service_pb2_grpc.CouncilServiceStub(channel)
+        searches.append(
+            grpc_caller.RecommendAction.future(
+                spb.RecommendActionRequest(state=state, limits=HOUR), timeout=120
+            )
+        )
+        wait_until(lambda: running.servicer.active_searches == 2)
+        # A gRPC-Web client's short search waits, a caller of its own (X-Forwarded-For, which
+        # any local client could send, is not believed)...
+        over_grpc_web.connect()
+        web_peer = "ipv4:{}:{}".format(*over_grpc_web.sock.getsockname())
+        short = spb.RecommendActionRequest(state=state, limits=pb.SearchLimits(iterations=50))
+        message = short.SerializeToString()
+        over_grpc_web.request(
+            "POST",
+            "/council.v1.CouncilService/RecommendAction",
+            struct.pack(">BI", 0, len(message)) + message,
+            {"Content-Type": "application/grpc-web+proto", "X-Forwarded-For": "10.9.8.7"},
+        )
+        wait_until(lambda: admission.admitted_of(web_peer) == 1)
+        assert web_peer != connect_peer and admission.admitted_of(connect_peer) == 1
+        assert admission.admitted_of("") == 0 and admission.queued == 1
+        # ... and then a second search of the gRPC caller.
+        searches.append(
+            grpc_caller.RecommendAction.future(
+                spb.RecommendActionRequest(state=state, limits=HOUR), timeout=120
+            )
+        )
+        wait_until(lambda: admission.queued == 2)
+        # The gRPC caller's running search ends. The slot goes to the waiting caller with the
+        # fewest searches running: the gRPC-Web client has none (nor has the gRPC caller now,
+        # and it came first). Were the two HTTP clients one caller, the Connect client's
+        # running search would count against it, and the gRPC caller's hour would go first.
+        searches[0].cancel()
+        answer = over_grpc_web.getresponse()
+        body = answer.read()
+        size = struct.unpack(">I", body[1:5])[0]
+        result = spb.RecommendActionResponse.FromString(body[5 : 5 + size]).result
+        assert answer.status == 200 and body[5 + size :].endswith(b"grpc-status: 0\r\n")
+        assert result.stats.iterations == 50
+        assert not searches[1].done()
+    finally:
+        for search in searches:
+            search.cancel()
+        over_connect.close()  # a client that goes away cancels its search
+        over_grpc_web.close()
+        channel.close()
         running.stop(grace=None)
