@@ -46,6 +46,8 @@ BONUS_TILE_VP: tuple[int, ...] = tuple(_DATA["region_bonus_tiles"][r] for r in R
     _DATA["colour_bonus_tiles"][c] for c in CITY_COLOURS
 )
 NOBILITY_MAX: int = _DATA["nobility_track"]["max"]
+# The frame of the city positions on a region board (Layout.city_positions): width, height.
+MAP_FRAME: tuple[int, int] = (_DATA["map_frame"]["width"], _DATA["map_frame"]["height"])
 NOBILITY_SPACES: dict[int, dict] = {int(k): v for k, v in _DATA["nobility_track"]["spaces"].items()}
 # The rule numbers: the compiled core loads them (council.engine._core.rule_numbers() gives
 # back what it plays by) and holds no copy of its own.
@@ -157,6 +159,21 @@ class Layout:
         names.append(_DATA["cross_region_road_by_hills_side"][self.code[1]])
         ends = (sorted(map(city_index, n.split("-"))) for n in names)  # "A-B": two cities
         return tuple(sorted((a, b) for a, b in ends))
+
+    @property
+    def city_positions(self) -> tuple[tuple[float, float], ...]:
+        """Where each city is drawn on its own region board (this layout's side of it):
+        ``(x, y)`` in a ``MAP_FRAME`` frame, x to the right, y down; the three boards lie
+        side by side, coast on the left.
+
+        >>> Layout.from_code("ABA").city_positions[city_index("Juvelar")]
+        (60.0, 60.0)
+        """
+        positions: dict[int, tuple[float, float]] = {}
+        for r in range(3):
+            for letter, (x, y) in self._side(r)["positions"].items():
+                positions[city_index(letter)] = (float(x), float(y))
+        return tuple(positions[c] for c in range(N_CITIES))
 
     def neighbours(self, city: int) -> tuple[int, ...]:
         return tuple(b if a == city else a for a, b in self.roads if city in (a, b))

@@ -2,7 +2,8 @@
 
 ``council-ai serve`` runs the gRPC opponent service; ``council-ai hint`` sends a JSON
 position to it and prints the recommendation; ``council-ai new-game`` prints a JSON
-position to start from; ``council-ai demo`` plays and prints a seeded demo game between
+position to start from; ``council-ai render`` draws a JSON position as SVG or PNG;
+``council-ai demo`` plays and prints a seeded demo game between
 random players; ``council-ai arena`` plays seeded matches between agents and prints their
 win rates. The AI-vs-AI ladder has its own command, ``council-ladder`` (council.ladder.cli,
 docs/ladder.md).
@@ -299,6 +300,45 @@ def new_game(args: argparse.Namespace) -> int:
     return 0
 
 
+def render(args: argparse.Namespace) -> int:
+    """Draw a JSON position (a full state or a view) as SVG, or PNG (docs/render.md)."""
+    from council.engine.serialize import state_from_json
+    from council.engine.svg import render_svg, svg_to_png
+
+    png = args.png or (args.output or "").lower().endswith(".png")
+    try:
+        if args.state == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.state) as f:
+                text = f.read()
+        try:
+            obj = json.loads(text)
+        except ValueError as error:
+            raise ValueError(f"not JSON: {error}") from None
+        if isinstance(obj, dict) and "state" in obj and "board" not in obj:
+            obj = obj["state"]  # a whole NewGame / ApplyAction / GetView response
+        state = state_from_json(obj)
+        if args.seat is not None and state.viewer != args.seat:
+            if state.is_view:
+                raise ValueError(f"this is seat {state.viewer}'s view, not seat {args.seat}'s")
+            if not 0 <= args.seat < state.n_players:
+                raise ValueError(f"--seat must be in 0..{state.n_players - 1}")
+            state = state.view(args.seat)
+        svg = render_svg(state)
+        data = svg_to_png(svg, scale=args.scale) if png else svg.encode()
+    except (OSError, ValueError, RuntimeError) as error:
+        print(f"council-ai render: {error}", file=sys.stderr)
+        return 2
+    if args.output in (None, "-"):
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+    else:
+        with open(args.output, "wb") as f:
+            f.write(data)
+    return 0
+
+
 # -- the learned value: self-play data and training ---------------------------------------
 
 
@@ -560,6 +600,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--view", type=int, help="print this seat's view instead of the full state")
     p.set_defaults(func=new_game)
+
+    p = sub.add_parser(
+        "render",
+        help="draw a JSON position as SVG (or PNG)",
+        description="Draw a position (its JSON form, as new-game prints it, or a whole "
+        "NewGame / ApplyAction / GetView response) as an SVG picture of the board.",
+    )
+    p.add_argument("state", help="JSON file ('-': stdin)")
+    p.add_argument("-o", "--output", help="file to write ('-' or none: stdout)")
+    p.add_argument("--seat", type=int, help="draw this seat's view (other hands hidden)")
+    p.add_argument(
+        "--png",
+        action="store_true",
+        help="write PNG instead of SVG (also when --output ends in .png); needs the "
+        "'render' extra, CairoSVG, and the system's cairo library",
+    )
+    p.add_argument("--scale", type=float, default=1.0, help="PNG size factor (default: 1)")
+    p.set_defaults(func=render)
     return parser
 
 

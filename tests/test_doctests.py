@@ -35,6 +35,7 @@ DOCUMENTED = {
     "council.engine.config",
     "council.engine.render",
     "council.engine.serialize",
+    "council.engine.svg",
     "council.mcts.agents",
     "council.mcts.arena",
     "council.mcts.features",
