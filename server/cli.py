@@ -111,6 +111,25 @@ def _message_json(message) -> str:
     )
 
 
+def _page_address(running) -> str | None:
+    """The web page's address on the HTTP port (None without one): ``http(s)://host:port/``.
+
+    >>> from types import SimpleNamespace as NS
+    >>> _page_address(NS(http_address="0.0.0.0:8080", config=NS(tls_cert=None)))
+    'http://127.0.0.1:8080/'
+    >>> _page_address(NS(http_address="[::]:8443", config=NS(tls_cert="c.pem")))
+    'https://[::1]:8443/'
+    """
+    address = running.http_address
+    if not address:
+        return None
+    host, _, port = address.rpartition(":")
+    # A wildcard address is reachable on this machine through the loopback one.
+    host = {"0.0.0.0": "127.0.0.1", "[::]": "[::1]", "": "127.0.0.1"}.get(host, host)
+    scheme = "https" if running.config.tls_cert else "http"
+    return f"{scheme}://{host}:{port}/"
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run the gRPC service until SIGTERM / Ctrl-C."""
     import logging
@@ -142,6 +161,8 @@ def serve(args: argparse.Namespace) -> int:
                 {
                     "listening": running.address,
                     "http": running.http_address,
+                    # The page (server/web/), on the HTTP port when there is one.
+                    "page": _page_address(running),
                     "search_slots": c.search_slots,
                     "search_queue": c.search_queue,
                     "tls": bool(c.tls_cert),

@@ -46,6 +46,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import grpc
@@ -418,12 +420,57 @@ class _GrpcWebText:
         await self.app(scope, decoding_receive, encoding_send)
 
 
+# The page (server/web/, package data): GET / is index.html, GET /web/<name> the others.
+_WEB_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+}
+
+
+class _WebPage:
+    """Serves the page's static files (GET or HEAD of ``/`` and ``/web/<name>``) and hands
+    every other request to the service's application."""
+
+    def __init__(self, app: Any):
+        self.app = app
+        folder = resources.files("council.server") / "web"
+        self.files: dict[str, tuple[bytes, str]] = {}
+        for entry in folder.iterdir():
+            kind = _WEB_TYPES.get(Path(entry.name).suffix)
+            if kind is not None and entry.is_file():
+                self.files[f"/web/{entry.name}"] = (entry.read_bytes(), kind)
+        if "/web/index.html" in self.files:
+            self.files["/"] = self.files["/web/index.html"]
+
+    async def __call__(self, scope, receive, send):
+        path = scope.get("path", "")
+        if (
+            scope["type"] != "http"
+            or scope["method"] not in ("GET", "HEAD")
+            or not (path == "/" or path.startswith("/web/"))
+        ):
+            return await self.app(scope, receive, send)
+        found = self.files.get(path)
+        status, (body, kind) = (200, found) if found else (404, (b"not found\n", "text/plain"))
+        headers = [
+            (b"content-type", kind.encode()),
+            (b"content-length", str(len(body)).encode()),
+            (b"cache-control", b"no-cache"),
+            (b"x-content-type-options", b"nosniff"),
+        ]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        head = scope["method"] == "HEAD"
+        await send({"type": "http.response.body", "body": b"" if head else body})
+
+
 def asgi_application(servicer: CouncilServicer, config: ServerConfig, executor: ThreadPoolExecutor):
     """The ASGI application of the service: Connect and gRPC-Web over `servicer`, with CORS
     for ``config.cors_origins`` (None: `LOOPBACK_ORIGINS`; empty: none; ``"*"``: any)."""
     bridge = cast("CouncilService", _Bridge(servicer, executor, config.auth_token))
     app: Any = _CallTracker(_Application(bridge, read_max_bytes=MAX_REQUEST_BYTES))
     app = _GrpcWebText(app)  # outside the tracker, which counts the decoded bytes
+    app = _WebPage(app)  # the page: GET / and /web/*; the calls are POSTs
     origins = config.cors_origins
     if origins is None or origins:
         app = CORSMiddleware(

@@ -25,6 +25,7 @@ from council.engine.serialize import (
     state_from_proto,
     state_to_proto,
 )
+from council.engine.svg import render_svg
 from council.mcts.search import Search, SearchLimits, SearchResult, StopFlag, search
 from council.server import convert, presets
 from council.server.admission import Admission, caller_of
@@ -367,6 +368,20 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 [("seat", f"the state is seat {state.viewer}'s view; seat {seat}'s is not in it")]
             )
         return spb.GetViewResponse(state=state_to_proto(state.view(seat)))
+
+    @rpc
+    def RenderPosition(self, request, context):
+        seat = request.seat if request.HasField("seat") else None
+        state = self._load(request, requesting_seat=seat if seat is None or seat >= 0 else None)
+        if seat is not None:
+            if not 0 <= seat < state.n_players:
+                raise invalid([("seat", f"must be in 0..{state.n_players - 1}, got {seat}")])
+            if state.is_view and state.viewer != seat:
+                problem = f"the state is seat {state.viewer}'s view; seat {seat}'s is not in it"
+                raise invalid([("seat", problem)])
+            if not state.is_view:
+                state = state.view(seat)
+        return spb.RenderPositionResponse(svg=render_svg(state))
 
     @rpc
     def GetEngineInfo(self, request, context):

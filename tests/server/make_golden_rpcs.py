@@ -385,6 +385,14 @@ def playthrough(channel: grpc.Channel) -> list[Golden]:
         "permit decks' unknown tiles sorted (the same view ApplyAction returned in 08).",
         {"state": ended["state"], "seat": 1},
     )
+    ask(
+        "RenderPosition",
+        "seat1",
+        "The same position drawn as SVG for seat 1, as the web page draws its board: seat 1's "
+        "view (seat 0's hand shown by its size only), with stable element ids such as "
+        "city-Arkon and balcony-king (docs/render.md).",
+        {"state": ended["state"], "seat": 1},
+    )
     return goldens
 
 

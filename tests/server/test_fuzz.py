@@ -29,7 +29,14 @@ ALLOWED = {
     grpc.StatusCode.INVALID_ARGUMENT,
     grpc.StatusCode.FAILED_PRECONDITION,
 }
-METHODS = ("ListLegalActions", "RecommendAction", "ApplyAction", "AnalyzePosition", "GetView")
+METHODS = (
+    "ListLegalActions",
+    "RecommendAction",
+    "ApplyAction",
+    "AnalyzePosition",
+    "GetView",
+    "RenderPosition",
+)
 
 values = st.one_of(
     st.integers(-(2**31), 2**31 - 1),
@@ -85,6 +92,8 @@ def _request(method, state, draw_int, seat):
         request = spb.ApplyActionRequest(state=state, action_id=draw_int, seed=draw_int % 7)
     elif method == "GetView":
         request = spb.GetViewRequest(state=state)
+    elif method == "RenderPosition":
+        request = spb.RenderPositionRequest(state=state)
     elif method == "RecommendAction":
         request = spb.RecommendActionRequest(
             state=state, limits=pb.SearchLimits(iterations=20), seed=abs(draw_int)

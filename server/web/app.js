@@ -1,0 +1,262 @@
+// Council of Four in the browser: a front-end of council.v1.CouncilService that uses only
+// the public RPCs, over the Connect protocol with JSON (POST /council.v1.CouncilService/<Method>).
+// The page holds the full state; bots and hints get only their seat's view (GetView, and
+// the server's own view handling of a full state sent with a seat).
+"use strict";
+
+const SERVICE = "/council.v1.CouncilService/";
+// The pause before a bot's move, so that a person sees it (?bot_delay_ms=0: none).
+const BOT_DELAY_MS = Number(new URLSearchParams(location.search).get("bot_delay_ms") ?? 500);
+const PRESETS = ["beginner", "casual", "strong"];
+const HINT_CANDIDATES = 5;
+
+const $ = (id) => document.getElementById(id);
+
+// One call of the service; rejects with an Error carrying the Connect error's code/message.
+async function call(method, request) {
+  const answer = await fetch(SERVICE + method, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1" },
+    body: JSON.stringify(request),
+  });
+  const body = await answer.json().catch(() => ({}));
+  if (!answer.ok) {
+    const error = new Error(`${method}: ${body.message || answer.statusText} (${body.code || answer.status})`);
+    error.code = body.code;
+    throw error;
+  }
+  return body;
+}
+
+const game = {
+  seats: [{ kind: "human" }, { kind: "bot", preset: "casual" }],
+  state: null,      // the full state (Connect JSON)
+  over: false,
+  scores: [],
+  winners: [],
+  generation: 0,    // bumped by each new game: a stale bot move or answer is dropped
+  busy: false,
+};
+
+function seatLabel(seat) {
+  const s = game.seats[seat];
+  return s.kind === "human" ? `Seat ${seat} (you)` : `Seat ${seat} (${s.preset} bot)`;
+}
+
+function showError(error) {
+  const box = $("error");
+  box.textContent = error ? String(error.message || error) : "";
+  box.hidden = !error;
+}
+
+function setStatus(text) { $("status").textContent = text; }
+
+function log(seat, text) {
+  const item = document.createElement("li");
+  item.textContent = `${seatLabel(seat)}: ${text}`;
+  $("log").append(item);
+  item.scrollIntoView({ block: "nearest" });
+}
+
+// The seat whose view the board shows: the human to move, else the first human, else 0.
+function viewingSeat() {
+  const current = game.state.turn ? game.state.turn.current || 0 : 0;
+  if (game.seats[current].kind === "human") return current;
+  const human = game.seats.findIndex((s) => s.kind === "human");
+  return human < 0 ? 0 : human;
+}
+
+async function draw() {
+  const request = { state: game.state };
+  if (!game.over) request.seat = viewingSeat(); // the finished game is shown whole
+  const { svg } = await call("RenderPosition", request);
+  $("board").innerHTML = svg;
+}
+
+function clearActions() {
+  $("actions").replaceChildren();
+  $("hint").replaceChildren();
+  $("hint-button").disabled = true;
+}
+
+async function apply(seat, actionId, generation) {
+  const answer = await call("ApplyAction", { state: game.state, actionId });
+  if (generation !== game.generation) return;
+  game.state = answer.state;
+  game.over = Boolean(answer.gameOver);
+  game.scores = answer.scores || [];
+  game.winners = answer.winners || [];
+  log(seat, answer.applied.text);
+  await draw();
+  await step(generation);
+}
+
+// Whoever is to move moves: a bot after a visible delay, a human by a button.
+async function step(generation) {
+  if (generation !== game.generation) return;
+  clearActions();
+  if (game.over) return showScores();
+  const seat = game.state.turn.current || 0;
+  if (game.seats[seat].kind === "bot") {
+    setStatus(`${seatLabel(seat)} is thinking…`);
+    await new Promise((resolve) => setTimeout(resolve, BOT_DELAY_MS));
+    if (generation !== game.generation) return;
+    // The bot sees only its own view of the game.
+    const { state: view } = await call("GetView", { state: game.state, seat });
+    const preset = "STRENGTH_PRESET_" + game.seats[seat].preset.toUpperCase();
+    const { result } = await call("RecommendAction", {
+      state: view, limits: { preset }, seed: String(Math.floor(Math.random() * 2 ** 31)),
+    });
+    if (generation !== game.generation) return;
+    return apply(seat, result.action.id || 0, generation);
+  }
+  const listed = await call("ListLegalActions", { state: game.state, seat, includeDescriptions: true });
+  if (generation !== game.generation) return;
+  const decision = listed.decision === "turn" ? "your turn" : `decide: ${listed.decision}`;
+  setStatus(`${seatLabel(seat)} to move, ${decision}`);
+  const list = $("actions");
+  for (const action of listed.actions) {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.actionId = String(action.id || 0);
+    const text = document.createElement("span");
+    text.className = "text";
+    text.textContent = action.text;
+    button.append(text);
+    if (action.description && action.description !== action.text) {
+      const more = document.createElement("span");
+      more.className = "description";
+      more.textContent = action.description;
+      button.append(more);
+    }
+    button.addEventListener("click", () => humanMove(seat, action.id || 0, generation));
+    item.append(button);
+    list.append(item);
+  }
+  $("hint-button").disabled = false;
+  const first = list.querySelector("button");
+  if (first) first.focus({ preventScroll: true });
+}
+
+async function humanMove(seat, actionId, generation) {
+  if (game.busy) return;
+  game.busy = true;
+  clearActions();
+  try {
+    await apply(seat, actionId, generation);
+  } catch (error) {
+    showError(error);
+  } finally {
+    game.busy = false;
+  }
+}
+
+async function hint() {
+  const seat = game.state.turn.current || 0;
+  const generation = game.generation;
+  $("hint-button").disabled = true;
+  $("hint").textContent = "Thinking…";
+  try {
+    // A full state with the seat: the server searches from that seat's view only.
+    const { result } = await call("RecommendAction", {
+      state: game.state, seat, limits: { preset: "STRENGTH_PRESET_STRONG" },
+      maxCandidates: HINT_CANDIDATES,
+    });
+    if (generation !== game.generation) return;
+    const table = document.createElement("table");
+    table.setAttribute("aria-label", "Hint: the best candidates");
+    for (const c of result.candidates || []) {
+      const row = table.insertRow();
+      const win = c.winProbability || 0;
+      row.insertCell().textContent = c.action.text;
+      row.insertCell().textContent = `${c.visits || 0} visits`;
+      const barCell = row.insertCell();
+      barCell.className = "bar-box";
+      const bar = document.createElement("span");
+      bar.className = "bar";
+      bar.style.width = `${Math.round(win * 100)}%`;
+      barCell.append(bar);
+      barCell.title = `win probability ${(win * 100).toFixed(0)}%`;
+      row.insertCell().textContent = `${(win * 100).toFixed(0)}%`;
+    }
+    $("hint").replaceChildren(table);
+  } catch (error) {
+    $("hint").textContent = "";
+    showError(error);
+  } finally {
+    $("hint-button").disabled = game.over;
+  }
+}
+
+function showScores() {
+  setStatus("Game over");
+  const list = $("score-list");
+  list.replaceChildren();
+  const order = game.scores.map((score, seat) => ({ score, seat })).sort((a, b) => b.score - a.score);
+  for (const { score, seat } of order) {
+    const item = document.createElement("li");
+    const won = game.winners.includes(seat) ? " — winner" : "";
+    item.textContent = `${seatLabel(seat)}: ${score} VP${won}`;
+    list.append(item);
+  }
+  $("scores").hidden = false;
+}
+
+async function newGame() {
+  const generation = ++game.generation;
+  showError(null);
+  clearActions();
+  $("log").replaceChildren();
+  $("scores").hidden = true;
+  setStatus("Setting up…");
+  try {
+    const { state } = await call("NewGame", { config: { players: game.seats.length } });
+    if (generation !== game.generation) return;
+    Object.assign(game, { state, over: false, scores: [], winners: [] });
+    await draw();
+    await step(generation);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+// The "New game" form: a choice per seat, human or a bot preset.
+function seatChoices() {
+  const n = Number($("seat-count").value);
+  const box = $("seat-choices");
+  const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.replaceChildren();
+  for (let seat = 0; seat < n; seat++) {
+    const label = document.createElement("label");
+    label.textContent = `Seat ${seat} `;
+    const select = document.createElement("select");
+    select.name = `seat-${seat}`;
+    for (const value of ["human", ...PRESETS]) {
+      const option = document.createElement("option");
+      option.value = value;
+      option.textContent = value === "human" ? "human" : `${value} bot`;
+      select.append(option);
+    }
+    select.value = old[seat] || (seat === 0 ? "human" : "casual");
+    label.append(select);
+    box.append(label);
+  }
+}
+
+function readSeats() {
+  return [...$("seat-choices").querySelectorAll("select")].map((s) =>
+    s.value === "human" ? { kind: "human" } : { kind: "bot", preset: s.value });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  seatChoices();
+  $("seat-count").addEventListener("change", seatChoices);
+  $("new-game").addEventListener("submit", (event) => {
+    event.preventDefault();
+    game.seats = readSeats();
+    newGame();
+  });
+  $("hint-button").addEventListener("click", hint);
+  newGame();
+});

@@ -1,0 +1,242 @@
+"""The web page on the HTTP port (server/web/, served by council.server.connect) and the
+RenderPosition RPC it draws the board with.
+
+Until the browser tests (headless Chromium, a later increment),
+`test_the_pages_calls_play_a_whole_game` stands in for the page: it makes the page's
+sequence of calls (app.js) over HTTP with Connect JSON, as the page's `fetch` does, from
+NewGame to the final scoring."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import subprocess
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import grpc
+import pytest
+from google.protobuf import json_format
+from server_helpers import finished, played, to_proto, violations
+from test_http import bad_request
+
+from council.server.app import start_server
+from council.server.config import ServerConfig
+from council.v1 import service_pb2 as spb
+from council.v1 import service_pb2_grpc
+
+HERE = Path(__file__).resolve().parent
+
+SERVICE = "council.v1.CouncilService"
+
+
+@pytest.fixture(scope="module")
+def running():
+    server = start_server(
+        ServerConfig(address="127.0.0.1:0", http_address="127.0.0.1:0", search_slots=1)
+    )
+    yield server
+    server.stop(grace=None)
+
+
+@pytest.fixture(scope="module")
+def grpc_stub(running):
+    with grpc.insecure_channel(running.address) as channel:
+        yield service_pb2_grpc.CouncilServiceStub(channel)
+
+
+def get(address: str, path: str, method: str = "GET"):
+    """(status, content type, body) of a GET (or HEAD) of `path`."""
+    request = urllib.request.Request(f"http://{address}{path}", method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, answer.headers["Content-Type"], answer.read()
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, error.headers["Content-Type"], error.read()
+
+
+def rpc(address: str, method: str, request: dict) -> dict:
+    """One Connect JSON call as the page makes it; the answer's JSON, or HTTPError."""
+    call = urllib.request.Request(
+        f"http://{address}/{SERVICE}/{method}",
+        data=json.dumps(request).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(call, timeout=30) as answer:
+        assert answer.headers["Content-Type"] == "application/json"
+        return json.load(answer)
+
+
+def cities(svg: str) -> list[str]:
+    return re.findall(r'<g id="city-(\w+)" class="city"', svg)
+
+
+# -- the static files ------------------------------------------------------------------------
+
+
+def test_the_page_and_its_files(running):
+    status, kind, page = get(running.http_address, "/")
+    assert (status, kind) == (200, "text/html; charset=utf-8")
+    text = page.decode()
+    assert "<title>Council of Four</title>" in text
+    # Everything the page loads is the project's own, under /web/ (no CDN).
+    loaded = re.findall(r'(?:src|href)="([^"]+)"', text)
+    assert sorted(loaded) == ["/web/app.js", "/web/style.css"]
+    assert get(running.http_address, "/web/index.html")[2] == page
+    status, kind, script = get(running.http_address, "/web/app.js")
+    assert (status, kind) == (200, "text/javascript; charset=utf-8")
+    assert b"/council.v1.CouncilService/" in script
+    assert b"://" not in script and b"://" not in page  # nothing from elsewhere
+    status, kind, _ = get(running.http_address, "/web/style.css")
+    assert (status, kind) == (200, "text/css; charset=utf-8")
+    assert get(running.http_address, "/", method="HEAD")[:2] == (200, "text/html; charset=utf-8")
+    for missing in ("/web/nothing.js", "/web/../connect.py", "/web/"):
+        assert get(running.http_address, missing)[0] == 404
+
+
+def test_the_rpcs_still_answer_beside_the_page(running):
+    # A GET outside / and /web/ is not the page's: it reaches the Connect application.
+    assert get(running.http_address, f"/{SERVICE}/GetEngineInfo")[2] != b"not found\n"
+    assert rpc(running.http_address, "GetEngineInfo", {})["stateFormat"] == "council-of-four/1"
+
+
+# -- RenderPosition --------------------------------------------------------------------------
+
+
+def test_render_position_over_grpc(grpc_stub):
+    state = played(2, 3, 10)
+    full = grpc_stub.RenderPosition(spb.RenderPositionRequest(state=to_proto(state))).svg
+    assert len(cities(full)) == 15
+    seat = grpc_stub.RenderPosition(spb.RenderPositionRequest(state=to_proto(state), seat=1)).svg
+    view = grpc_stub.RenderPosition(spb.RenderPositionRequest(state=to_proto(state.view(1)))).svg
+    assert seat == view and len(cities(view)) == 15
+    assert 'data-viewer="1"' in view and seat != full
+    over = grpc_stub.RenderPosition(spb.RenderPositionRequest(state=to_proto(finished(2, 5)))).svg
+    assert len(cities(over)) == 15
+
+
+def test_render_position_refuses_a_bad_position_over_grpc(grpc_stub):
+    broken = to_proto(played(2, 3, 4))
+    broken.players[1].coins = 99
+    with pytest.raises(grpc.RpcError) as caught:
+        grpc_stub.RenderPosition(spb.RenderPositionRequest(state=broken))
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert [f for f, _ in violations(caught.value)] == ["state.players[1].coins"]
+    for seat, problem in ((2, "must be in 0..1, got 2"), (-1, "must be in 0..1, got -1")):
+        with pytest.raises(grpc.RpcError) as caught:
+            grpc_stub.RenderPosition(
+                spb.RenderPositionRequest(state=to_proto(played(2, 3, 4)), seat=seat)
+            )
+        assert violations(caught.value) == [("seat", problem)]
+    with pytest.raises(grpc.RpcError) as caught:
+        grpc_stub.RenderPosition(
+            spb.RenderPositionRequest(state=to_proto(played(2, 3, 4).view(0)), seat=1)
+        )
+    assert violations(caught.value) == [
+        ("seat", "the state is seat 0's view; seat 1's is not in it")
+    ]
+    with pytest.raises(grpc.RpcError) as caught:
+        grpc_stub.RenderPosition(spb.RenderPositionRequest())
+    assert violations(caught.value) == [("state", "required field is missing")]
+
+
+def test_render_position_over_connect_json(running):
+    state = json.loads(json_format.MessageToJson(to_proto(played(2, 3, 10))))
+    svg = rpc(running.http_address, "RenderPosition", {"state": state, "seat": 0})["svg"]
+    assert svg.startswith("<svg") and len(cities(svg)) == 15 and 'data-viewer="0"' in svg
+    state["players"][1]["coins"] = 99
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        rpc(running.http_address, "RenderPosition", {"state": state, "seat": 0})
+    assert caught.value.code == 400
+    error = json.loads(caught.value.read())
+    caught.value.close()
+    assert error["code"] == "invalid_argument"
+    assert [f for f, _ in bad_request(error)] == ["state.players[1].coins"]
+
+
+# -- the page's calls ------------------------------------------------------------------------
+
+
+def test_the_pages_calls_play_a_whole_game(running):
+    """app.js's sequence, over HTTP/JSON: seat 0 is "human" (it asks a hint, as the Hint
+    button does, and clicks its top candidate, one of the listed actions), seat 1 a casual
+    bot that sees only its view (GetView, then RecommendAction); every move is drawn."""
+    address = running.http_address
+    chooser = random.Random(11)
+    state = rpc(address, "NewGame", {"config": {"players": 2}, "seed": "11"})["state"]
+    svg = rpc(address, "RenderPosition", {"state": state, "seat": 0})["svg"]
+    assert len(cities(svg)) == 15
+    over, moves = False, 0
+    while not over:
+        assert moves < 3000, "the game did not end"
+        seat = state["turn"].get("current", 0)
+        if seat == 0:
+            listed = rpc(
+                address,
+                "ListLegalActions",
+                {"state": state, "seat": 0, "includeDescriptions": True},
+            )
+            ids = [a.get("id", 0) for a in listed["actions"]]
+            assert all(a["text"] and a["description"] for a in listed["actions"])
+            if moves < 20 or chooser.random() < 0.1:  # the Hint button, now and then
+                hint = rpc(
+                    address,
+                    "RecommendAction",
+                    {
+                        "state": state,
+                        "seat": 0,
+                        "limits": {"preset": "STRENGTH_PRESET_BEGINNER"},
+                        "maxCandidates": 5,
+                    },
+                )["result"]
+                candidates = hint["candidates"]
+                assert 1 <= len(candidates) <= 5
+                assert all(0 <= c.get("winProbability", 0) <= 1 for c in candidates)
+                assert int(candidates[0]["visits"]) >= 1
+                action = candidates[0]["action"].get("id", 0)
+            else:
+                action = chooser.choice(ids)
+            assert action in ids
+        else:
+            view = rpc(address, "GetView", {"state": state, "seat": seat})["state"]
+            assert view["viewer"] == seat and "rng" not in view
+            result = rpc(
+                address,
+                "RecommendAction",
+                {"state": view, "limits": {"preset": "STRENGTH_PRESET_CASUAL"}, "seed": "3"},
+            )["result"]
+            action = result["action"].get("id", 0)
+        answer = rpc(address, "ApplyAction", {"state": state, "actionId": action})
+        assert answer["applied"].get("id", 0) == action and answer["applied"]["text"]
+        state, over, moves = answer["state"], answer.get("gameOver", False), moves + 1
+        request = {"state": state} if over else {"state": state, "seat": 0}  # app.js's draw
+        assert len(cities(rpc(address, "RenderPosition", request)["svg"])) == 15
+    assert len(answer["scores"]) == 2 and answer["winners"]
+    assert set(answer["winners"]) <= {0, 1}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
+def test_the_pages_script_plays_a_whole_game(running):
+    """app.js itself, run by Node with a stand-in DOM (web_page.mjs): the board is drawn at
+    once, the Hint button shows five candidates, and clicking listed actions for seat 0
+    (the casual bot playing seat 1) reaches the final scores with no error shown."""
+    out = subprocess.run(
+        ["node", str(HERE / "web_page.mjs"), f"http://{running.http_address}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    seen = json.loads(out.stdout.splitlines()[-1])
+    assert seen["cities"] == 15 and seen["finalCities"] == 15 and seen["seatChoices"] == 2
+    assert seen["hintRows"] == 5 and seen["hintFirst"][1].endswith(" visits")
+    assert seen["status"] == "Game over" and seen["error"] is None
+    assert len(seen["scores"]) == 2 and any(s.endswith("winner") for s in seen["scores"])
+    assert seen["logLines"] == seen["calls"]["ApplyAction"] > seen["moves"] > 0
+    # The bot saw only its view: one GetView per bot move.
+    assert seen["calls"]["GetView"] == seen["calls"]["ApplyAction"] - seen["moves"]
