@@ -36,6 +36,7 @@ const game = {
   winners: [],
   generation: 0,    // bumped by each new game: a stale bot move or answer is dropped
   busy: false,
+  turn: null,       // the human seat to move: {seat, generation, actions, status}
 };
 
 function seatLabel(seat) {
@@ -74,6 +75,7 @@ async function draw() {
 }
 
 function clearActions() {
+  game.turn = null;
   $("actions").replaceChildren();
   $("hint").replaceChildren();
   $("hint-button").disabled = true;
@@ -113,9 +115,18 @@ async function step(generation) {
   const listed = await call("ListLegalActions", { state: game.state, seat, includeDescriptions: true });
   if (generation !== game.generation) return;
   const decision = listed.decision === "turn" ? "your turn" : `decide: ${listed.decision}`;
-  setStatus(`${seatLabel(seat)} to move, ${decision}`);
+  game.turn = { seat, generation, actions: listed.actions, status: `${seatLabel(seat)} to move, ${decision}` };
+  showActions(listed.actions);
+  $("hint-button").disabled = false;
+}
+
+// The list of buttons: all the legal actions, or those of what was clicked on the board.
+function showActions(actions, picked) {
+  const { seat, generation } = game.turn;
+  setStatus(picked ? `${game.turn.status}: ${picked}` : game.turn.status);
   const list = $("actions");
-  for (const action of listed.actions) {
+  list.replaceChildren();
+  for (const action of actions) {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
@@ -134,9 +145,61 @@ async function step(generation) {
     item.append(button);
     list.append(item);
   }
-  $("hint-button").disabled = false;
+  if (picked) {
+    const item = document.createElement("li");
+    const all = document.createElement("button");
+    all.type = "button";
+    all.className = "show-all";
+    all.textContent = "Show all actions";
+    all.addEventListener("click", () => showActions(game.turn.actions));
+    item.append(all);
+    list.append(item);
+  }
   const first = list.querySelector("button");
   if (first) first.focus({ preventScroll: true });
+}
+
+// A click on the board (docs/render.md's ids): a city, a balcony or a face-up permit tile
+// picks the legal actions about it; one is played at once, several are listed.
+const REGIONS = ["coast", "hills", "mountains"];
+const BALCONIES = [...REGIONS, "king"];
+const PICKABLE = '[id^="city-"], [id^="balcony-"], [id^="tile-"]';
+
+function pickedOf(element) {
+  const [kind, name, slot] = element.id.split("-");
+  if (kind === "city") {
+    const letter = element.dataset.letter || element.getAttribute("data-letter") || name[0];
+    return { kind, city: letter.toUpperCase().charCodeAt(0) - 65, label: name };
+  }
+  if (kind === "balcony" && BALCONIES.includes(name)) {
+    return { kind, balcony: BALCONIES.indexOf(name), label: `the ${name} council` };
+  }
+  if (kind === "tile" && REGIONS.includes(name) && (slot === "0" || slot === "1")) {
+    const label = `${name} permit ${Number(slot) + 1}`;
+    return { kind, region: REGIONS.indexOf(name), slot: Number(slot), label };
+  }
+  return null;
+}
+
+function about(action, picked) {
+  if (picked.kind === "city") return action.city === picked.city;
+  if (picked.kind === "tile") {
+    // Buying that tile, or changing its region's face-up tiles.
+    const change = action.kind === "ACTION_KIND_CHANGE" && action.region === picked.region;
+    return change || (action.region === picked.region && action.slot === picked.slot);
+  }
+  // A balcony: electing into it, or buying a permit of its region (its council is paid).
+  return action.balcony === picked.balcony || (action.slot !== undefined && action.region === picked.balcony);
+}
+
+function boardClick(event) {
+  const element = event.target && event.target.closest ? event.target.closest(PICKABLE) : null;
+  const picked = element && pickedOf(element);
+  if (!picked || !game.turn || game.busy || game.turn.generation !== game.generation) return;
+  const chosen = game.turn.actions.filter((action) => about(action, picked));
+  if (chosen.length === 1) return humanMove(game.turn.seat, chosen[0].id || 0, game.turn.generation);
+  if (chosen.length === 0) return showActions(game.turn.actions, `nothing to do with ${picked.label}`);
+  showActions(chosen, `${chosen.length} actions with ${picked.label}`);
 }
 
 async function humanMove(seat, actionId, generation) {
@@ -258,5 +321,6 @@ document.addEventListener("DOMContentLoaded", () => {
     newGame();
   });
   $("hint-button").addEventListener("click", hint);
+  $("board").addEventListener("click", boardClick);
   newGame();
 });

@@ -222,7 +222,8 @@ def test_the_pages_calls_play_a_whole_game(running):
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
 def test_the_pages_script_plays_a_whole_game(running):
     """app.js itself, run by Node with a stand-in DOM (web_page.mjs): the board is drawn at
-    once, the Hint button shows five candidates, and clicking listed actions for seat 0
+    once, the Hint button shows five candidates, a click on the board lists the actions
+    about what was clicked, and clicking listed actions for seat 0
     (the casual bot playing seat 1) reaches the final scores with no error shown."""
     out = subprocess.run(
         ["node", str(HERE / "web_page.mjs"), f"http://{running.http_address}"],
@@ -235,6 +236,9 @@ def test_the_pages_script_plays_a_whole_game(running):
     seen = json.loads(out.stdout.splitlines()[-1])
     assert seen["cities"] == 15 and seen["finalCities"] == 15 and seen["seatChoices"] == 2
     assert seen["hintRows"] == 5 and seen["hintFirst"][1].endswith(" visits")
+    assert seen["balconyPicked"] > 0 and seen["balconyAllCoast"] and seen["showAllRestores"]
+    assert "actions with the coast council" in seen["balconyStatus"]
+    assert seen.get("tilePlayed") or all("mountains" in t for t in seen["tilePicked"])
     assert seen["status"] == "Game over" and seen["error"] is None
     assert len(seen["scores"]) == 2 and any(s.endswith("winner") for s in seen["scores"])
     assert seen["logLines"] == seen["calls"]["ApplyAction"] > seen["moves"] > 0

@@ -83,6 +83,27 @@ elements["hint-button"].click();
 await until(() => elements.hint.all("tr").length > 0, "the hint");
 seen.hintRows = elements.hint.all("tr").length;
 seen.hintFirst = elements.hint.all("td").map((c) => c.textContent).slice(0, 4);
+// A click on the coast balcony lists the actions about it; "Show all actions" lists all.
+const allCount = buttons().length;
+const click = (id, data = {}) => elements.board.dispatch("click", {
+  target: { closest: () => ({ id, dataset: data, getAttribute: () => null }) },
+});
+click("balcony-coast");
+const picked = buttons().map((b) => b.textContent);
+seen.balconyPicked = picked.length - 1;
+seen.balconyAllCoast = picked.slice(0, -1).every((text) => text.includes("coast"));
+seen.balconyStatus = elements.status.textContent;
+buttons().at(-1).click();
+seen.showAllRestores = buttons().length === allCount;
+// A face-up tile: buying it or changing its region's tiles (one legal action: played).
+click("tile-mountains-1");
+if (buttons().length === 0) {
+  seen.tilePlayed = true;
+  seen.moves++; // a move of seat 0, played by the click
+} else {
+  seen.tilePicked = buttons().map((b) => b.textContent).slice(0, -1);
+  buttons().at(-1).click();
+}
 // Play seat 0 by clicking the first listed action until the final scoring.
 while (elements.scores.hidden) {
   await until(() => buttons().length > 0 || !elements.scores.hidden, "actions or the end", 60);
