@@ -29,3 +29,27 @@ def channel(server):
 @pytest.fixture(scope="session")
 def stub(channel):
     return service_pb2_grpc.CouncilServiceStub(channel)
+
+
+@pytest.fixture(scope="module")
+def http_server():
+    """A server with its HTTP port too (Connect, gRPC-Web, the page), one per test module:
+    the HTTP tests cancel and time out searches, so they get slots of their own."""
+    running = start_server(
+        ServerConfig(
+            address="127.0.0.1:0",
+            http_address="127.0.0.1:0",
+            search_slots=1,
+            search_queue=1,
+            max_search_time_s=20,
+        )
+    )
+    yield running
+    running.stop(grace=None)
+
+
+@pytest.fixture(scope="module")
+def grpc_stub(http_server):
+    """A gRPC stub on `http_server`, to compare its answers with the HTTP ones."""
+    with grpc.insecure_channel(http_server.address) as channel:
+        yield service_pb2_grpc.CouncilServiceStub(channel)

@@ -26,38 +26,18 @@ from council.server.app import start_server
 from council.server.config import ServerConfig
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
-from council.v1 import service_pb2_grpc
 from council.v1.service_connect import CouncilServiceClientSync
 
 SERVICE = "council.v1.CouncilService"
 
 
-@pytest.fixture(scope="module")
-def running():
-    server = start_server(
-        ServerConfig(
-            address="127.0.0.1:0",
-            http_address="127.0.0.1:0",
-            search_slots=1,
-            search_queue=1,
-            max_search_time_s=20,
-        )
-    )
-    yield server
-    server.stop(grace=None)
-
-
-@pytest.fixture(scope="module")
-def grpc_stub(running):
-    with grpc.insecure_channel(running.address) as channel:
-        yield service_pb2_grpc.CouncilServiceStub(channel)
-
-
 @pytest.fixture(scope="module", params=[False, True], ids=["proto", "json"])
-def client(running, request):
+def client(http_server, request):
     """connect-python's gRPC-Web client (application/grpc-web+proto, or +json)."""
     with CouncilServiceClientSync(
-        f"http://{running.http_address}", protocol=ProtocolType.GRPC_WEB, proto_json=request.param
+        f"http://{http_server.http_address}",
+        protocol=ProtocolType.GRPC_WEB,
+        proto_json=request.param,
     ) as web:
         yield web
 
@@ -136,9 +116,9 @@ def test_a_bad_position_gets_invalid_argument_with_the_field_violations(client, 
 
 
 @pytest.mark.parametrize("text", [False, True], ids=["binary", "text"])
-def test_the_wire_a_browser_reads(running, grpc_stub, text):
+def test_the_wire_a_browser_reads(http_server, grpc_stub, text):
     status, headers, messages, trailers = web_call(
-        running.http_address, "GetEngineInfo", b"", text=text
+        http_server.http_address, "GetEngineInfo", b"", text=text
     )
     kind = "application/grpc-web-text+proto" if text else "application/grpc-web+proto"
     assert status == 200 and headers["Content-Type"] == kind
@@ -151,7 +131,7 @@ def test_the_wire_a_browser_reads(running, grpc_stub, text):
     with pytest.raises(grpc.RpcError) as over_grpc:
         grpc_stub.ListLegalActions(request)
     status, _, messages, trailers = web_call(
-        running.http_address, "ListLegalActions", request.SerializeToString(), text=text
+        http_server.http_address, "ListLegalActions", request.SerializeToString(), text=text
     )
     # gRPC-Web answers HTTP 200; the status is in the trailers frame, as gRPC's trailers.
     assert status == 200 and messages == []
@@ -173,21 +153,21 @@ def test_analyze_position_streams_reports_and_one_final(client):
     assert len(reports) >= 2 and reports[-1].result.stats.iterations > 0
 
 
-def test_analyze_position_over_grpc_web_text(running):
+def test_analyze_position_over_grpc_web_text(http_server):
     request = spb.AnalyzePositionRequest(
         state=to_proto(played(2, seed=8, actions=4)),
         limits=pb.SearchLimits(iterations=200),
         report_interval=duration_pb2.Duration(nanos=1_000_000),
     )
     status, headers, messages, trailers = web_call(
-        running.http_address, "AnalyzePosition", request.SerializeToString(), text=True
+        http_server.http_address, "AnalyzePosition", request.SerializeToString(), text=True
     )
     assert status == 200 and trailers == {"grpc-status": "0"}
     reports = [spb.AnalyzePositionResponse.FromString(m) for m in messages]
     assert reports[-1].final and reports[-1].result.stats.iterations == 200
     # A body that is not base64 is the call's INVALID_ARGUMENT, not a broken answer.
     call = urllib.request.Request(
-        f"http://{running.http_address}/{SERVICE}/GetEngineInfo",
+        f"http://{http_server.http_address}/{SERVICE}/GetEngineInfo",
         data=b"AAAA*AAA",
         headers={"Content-Type": "application/grpc-web-text"},
     )
@@ -207,8 +187,10 @@ def test_grpc_timeout_is_the_deadline(client):
     assert answer.result.stats.stop_reason == pb.STOP_REASON_DEADLINE
 
 
-def test_an_undecodable_request_is_invalid_argument(running):
-    status, _, messages, trailers = web_call(running.http_address, "ListLegalActions", b"\x0a\xff")
+def test_an_undecodable_request_is_invalid_argument(http_server):
+    status, _, messages, trailers = web_call(
+        http_server.http_address, "ListLegalActions", b"\x0a\xff"
+    )
     assert status == 200 and messages == []
     assert trailers["grpc-status"] == str(grpc.StatusCode.INVALID_ARGUMENT.value[0])
     message = urllib.parse.unquote(trailers["grpc-message"])

@@ -26,30 +26,8 @@ from council.server.cli import build_parser
 from council.server.config import DEFAULT_HTTP_ADDRESS, ServerConfig
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
-from council.v1 import service_pb2_grpc
 
 SERVICE = "council.v1.CouncilService"
-
-
-@pytest.fixture(scope="module")
-def running():
-    server = start_server(
-        ServerConfig(
-            address="127.0.0.1:0",
-            http_address="127.0.0.1:0",
-            search_slots=1,
-            search_queue=1,
-            max_search_time_s=20,
-        )
-    )
-    yield server
-    server.stop(grace=None)
-
-
-@pytest.fixture(scope="module")
-def grpc_stub(running):
-    with grpc.insecure_channel(running.address) as channel:
-        yield service_pb2_grpc.CouncilServiceStub(channel)
 
 
 def call(address, method, body, headers=None, timeout=30):
@@ -87,8 +65,8 @@ def bad_request(error: dict) -> list[tuple[str, str]]:
     return found
 
 
-def test_engine_info_and_legal_actions_over_json(running, grpc_stub):
-    status, headers, body = call(running.http_address, "GetEngineInfo", {})
+def test_engine_info_and_legal_actions_over_json(http_server, grpc_stub):
+    status, headers, body = call(http_server.http_address, "GetEngineInfo", {})
     assert status == 200 and headers["Content-Type"] == "application/json"
     info = json.loads(body)
     assert info == message_json(grpc_stub.GetEngineInfo(spb.GetEngineInfoRequest()))
@@ -96,7 +74,7 @@ def test_engine_info_and_legal_actions_over_json(running, grpc_stub):
 
     state = to_proto(played(3, seed=5, actions=7))
     request = {"state": message_json(state), "includeDescriptions": True}
-    status, _, body = call(running.http_address, "ListLegalActions", request)
+    status, _, body = call(http_server.http_address, "ListLegalActions", request)
     assert status == 200
     expected = grpc_stub.ListLegalActions(
         spb.ListLegalActionsRequest(state=state, include_descriptions=True)
@@ -105,18 +83,20 @@ def test_engine_info_and_legal_actions_over_json(running, grpc_stub):
     # The proto field names (the engine's JSON form, docs/state-json.md) are read as well.
     snake = json_format.MessageToDict(state, preserving_proto_field_name=True)
     request = {"state": snake, "include_descriptions": True}
-    status, _, body = call(running.http_address, "ListLegalActions", request)
+    status, _, body = call(http_server.http_address, "ListLegalActions", request)
     assert status == 200 and json.loads(body) == message_json(expected)
 
 
-def test_a_bad_position_gets_invalid_argument_with_the_grpc_field_violations(running, grpc_stub):
+def test_a_bad_position_gets_invalid_argument_with_the_grpc_field_violations(
+    http_server, grpc_stub
+):
     state = to_proto(played(3, seed=6, actions=3))
     state.players[1].coins = 99
     del state.board.balconies.king[:]
     with pytest.raises(grpc.RpcError) as grpc_error:
         grpc_stub.ListLegalActions(spb.ListLegalActionsRequest(state=state))
     request = {"state": message_json(state)}
-    status, headers, body = call(running.http_address, "ListLegalActions", request)
+    status, headers, body = call(http_server.http_address, "ListLegalActions", request)
     assert status == 400 and headers["Content-Type"] == "application/json"
     error = json.loads(body)
     assert error["code"] == "invalid_argument"
@@ -126,13 +106,13 @@ def test_a_bad_position_gets_invalid_argument_with_the_grpc_field_violations(run
     assert "state.players[1].coins" in [field for field, _ in found]
 
 
-def test_other_errors_keep_their_codes(running):
+def test_other_errors_keep_their_codes(http_server):
     over = {"state": message_json(to_proto(finished(2, seed=3)))}
-    status, _, body = call(running.http_address, "ListLegalActions", over)
+    status, _, body = call(http_server.http_address, "ListLegalActions", over)
     assert status == 400 and json.loads(body)["code"] == "failed_precondition"
-    status, _, body = call(running.http_address, "ApplyAction", {"state": over["state"]})
+    status, _, body = call(http_server.http_address, "ApplyAction", {"state": over["state"]})
     assert json.loads(body)["code"] in ("failed_precondition", "invalid_argument")
-    status, _, _ = call(running.http_address, "NoSuchMethod", {})
+    status, _, _ = call(http_server.http_address, "NoSuchMethod", {})
     assert status == 404
 
 
@@ -141,19 +121,22 @@ def test_other_errors_keep_their_codes(running):
     [b"{not json", b'{"stat": {}}', b'{"seat": "one"}', b"\xff\xfe"],
     ids=["not-json", "unknown-field", "wrong-type", "not-utf8"],
 )
-def test_an_undecodable_request_is_invalid_argument(running, body):
-    status, _, answer = call(running.http_address, "ListLegalActions", body)
+def test_an_undecodable_request_is_invalid_argument(http_server, body):
+    status, _, answer = call(http_server.http_address, "ListLegalActions", body)
     error = json.loads(answer)
     assert (status, error["code"]) == (400, "invalid_argument")
     assert error["message"].startswith("not a valid council.v1.ListLegalActionsRequest")
     # The same for binary protobuf and for a stream's request.
     status, _, answer = call(
-        running.http_address, "ListLegalActions", b"\x0a\xff", {"Content-Type": "application/proto"}
+        http_server.http_address,
+        "ListLegalActions",
+        b"\x0a\xff",
+        {"Content-Type": "application/proto"},
     )
     assert (status, json.loads(answer)["code"]) == (400, "invalid_argument")
     envelope = struct.pack(">BI", 0, len(body)) + body
     status, _, answer = call(
-        running.http_address,
+        http_server.http_address,
         "AnalyzePosition",
         envelope,
         {"Content-Type": "application/connect+json"},
@@ -162,17 +145,17 @@ def test_an_undecodable_request_is_invalid_argument(running, body):
     assert status == 200 and end["error"]["code"] == "invalid_argument"
 
 
-def test_a_request_over_the_size_limit_is_refused(running):
+def test_a_request_over_the_size_limit_is_refused(http_server):
     body = b'{"state": {"players": [{"name": "' + b"x" * (1 << 20) + b'"}]}}'
-    status, _, answer = call(running.http_address, "ListLegalActions", body)
+    status, _, answer = call(http_server.http_address, "ListLegalActions", body)
     assert json.loads(answer)["code"] == "resource_exhausted"
     assert status == 429
 
 
-def test_binary_protobuf_and_a_whole_game_step(running):
+def test_binary_protobuf_and_a_whole_game_step(http_server):
     start = spb.NewGameRequest(config=pb.GameConfig(players=3), seed=11)
     status, headers, body = call(
-        running.http_address,
+        http_server.http_address,
         "NewGame",
         start.SerializeToString(),
         {"Content-Type": "application/proto"},
@@ -180,20 +163,22 @@ def test_binary_protobuf_and_a_whole_game_step(running):
     assert status == 200 and headers["Content-Type"] == "application/proto"
     state = spb.NewGameResponse.FromString(body).state
     assert state.rng  # the uint64 arrives whole; in JSON it is a decimal string
-    status, _, body = call(running.http_address, "NewGame", {"config": {"players": 3}, "seed": 11})
+    status, _, body = call(
+        http_server.http_address, "NewGame", {"config": {"players": 3}, "seed": 11}
+    )
     assert json.loads(body)["state"]["rng"] == str(state.rng)
     request = {"state": message_json(state), "limits": {"iterations": 50}, "seed": "1"}
-    status, _, body = call(running.http_address, "RecommendAction", request)
+    status, _, body = call(http_server.http_address, "RecommendAction", request)
     action = json.loads(body)["result"]["action"]
     apply = {"state": message_json(state), "actionId": action.get("id", 0)}
-    status, _, body = call(running.http_address, "ApplyAction", apply)
+    status, _, body = call(http_server.http_address, "ApplyAction", apply)
     assert status == 200 and json.loads(body)["applied"]["text"] == action["text"]
 
 
-def test_calls_on_a_kept_alive_connection_are_not_delayed(running):
+def test_calls_on_a_kept_alive_connection_are_not_delayed(http_server):
     # With Nagle's algorithm on the server's sockets, each answer on a kept-alive connection
     # waited ~40 ms for the client's delayed ACK (a browser or fetch() keeps connections).
-    host, port = running.http_address.rsplit(":", 1)
+    host, port = http_server.http_address.rsplit(":", 1)
     connection = http.client.HTTPConnection(host, int(port), timeout=10)
     took = []
     try:
@@ -210,7 +195,7 @@ def test_calls_on_a_kept_alive_connection_are_not_delayed(running):
     assert sorted(took)[len(took) // 2] < 0.025, took
 
 
-def test_analyze_position_streams_reports_and_one_final(running):
+def test_analyze_position_streams_reports_and_one_final(http_server):
     request = {
         "state": message_json(to_proto(played(2, seed=8, actions=4))),
         "limits": {"maxTime": "0.4s"},
@@ -218,7 +203,7 @@ def test_analyze_position_streams_reports_and_one_final(running):
     }
     body = json.dumps(request).encode()
     status, headers, answer = call(
-        running.http_address,
+        http_server.http_address,
         "AnalyzePosition",
         struct.pack(">BI", 0, len(body)) + body,
         {"Content-Type": "application/connect+json"},
@@ -235,43 +220,43 @@ def test_analyze_position_streams_reports_and_one_final(running):
     assert len(reports) >= 2
 
 
-def test_the_deadline_header_bounds_a_search(running):
+def test_the_deadline_header_bounds_a_search(http_server):
     request = {"state": message_json(to_proto(played(3, seed=9, actions=2))), "limits": {}}
     request["limits"]["maxTime"] = "10s"
     started = time.monotonic()
     status, _, body = call(
-        running.http_address, "RecommendAction", request, {"Connect-Timeout-Ms": "600"}
+        http_server.http_address, "RecommendAction", request, {"Connect-Timeout-Ms": "600"}
     )
     assert time.monotonic() - started < 2.0
     assert status == 200
     assert json.loads(body)["result"]["stats"]["stopReason"] == "STOP_REASON_DEADLINE"
 
 
-def test_a_client_that_goes_away_stops_its_search(running):
+def test_a_client_that_goes_away_stops_its_search(http_server):
     request = {"state": message_json(to_proto(played(3, seed=9, actions=2)))}
     request["limits"] = {"maxTime": "15s"}
     body = json.dumps(request).encode()
-    host, port = running.http_address.rsplit(":", 1)
+    host, port = http_server.http_address.rsplit(":", 1)
     head = (
         f"POST /{SERVICE}/RecommendAction HTTP/1.1\r\nHost: {host}\r\n"
         f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
     )
-    before = len(running.servicer.recent_searches)
+    before = len(http_server.servicer.recent_searches)
     with socket.create_connection((host, int(port))) as sock:
         sock.sendall(head.encode() + body)
         deadline = time.monotonic() + 5
-        while running.servicer.active_searches == 0 and time.monotonic() < deadline:
+        while http_server.servicer.active_searches == 0 and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert running.servicer.active_searches == 1
+        assert http_server.servicer.active_searches == 1
     deadline = time.monotonic() + 5
-    while len(running.servicer.recent_searches) == before and time.monotonic() < deadline:
+    while len(http_server.servicer.recent_searches) == before and time.monotonic() < deadline:
         time.sleep(0.01)
-    record = running.servicer.recent_searches[-1]
+    record = http_server.servicer.recent_searches[-1]
     assert record.stop_reason == pb.STOP_REASON_CANCELLED
     assert record.elapsed_s < 5
 
 
-def test_cors_default_admits_pages_of_this_machine_only(running):
+def test_cors_default_admits_pages_of_this_machine_only(http_server):
     for origin, allowed in (
         ("http://localhost:5173", True),
         ("http://127.0.0.1:3000", True),
@@ -280,10 +265,10 @@ def test_cors_default_admits_pages_of_this_machine_only(running):
         ("https://game.example.com", False),
         ("http://localhost.example.com", False),
     ):
-        _, headers, _ = call(running.http_address, "GetEngineInfo", {}, {"Origin": origin})
+        _, headers, _ = call(http_server.http_address, "GetEngineInfo", {}, {"Origin": origin})
         assert (headers["Access-Control-Allow-Origin"] == origin) == allowed, origin
         preflight = urllib.request.Request(
-            f"http://{running.http_address}/{SERVICE}/GetEngineInfo",
+            f"http://{http_server.http_address}/{SERVICE}/GetEngineInfo",
             method="OPTIONS",
             headers={
                 "Origin": origin,

@@ -23,29 +23,11 @@ from google.protobuf import json_format
 from server_helpers import finished, played, to_proto, violations
 from test_http import bad_request
 
-from council.server.app import start_server
-from council.server.config import ServerConfig
 from council.v1 import service_pb2 as spb
-from council.v1 import service_pb2_grpc
 
 HERE = Path(__file__).resolve().parent
 
 SERVICE = "council.v1.CouncilService"
-
-
-@pytest.fixture(scope="module")
-def running():
-    server = start_server(
-        ServerConfig(address="127.0.0.1:0", http_address="127.0.0.1:0", search_slots=1)
-    )
-    yield server
-    server.stop(grace=None)
-
-
-@pytest.fixture(scope="module")
-def grpc_stub(running):
-    with grpc.insecure_channel(running.address) as channel:
-        yield service_pb2_grpc.CouncilServiceStub(channel)
 
 
 def get(address: str, path: str, method: str = "GET"):
@@ -78,30 +60,33 @@ def cities(svg: str) -> list[str]:
 # -- the static files ------------------------------------------------------------------------
 
 
-def test_the_page_and_its_files(running):
-    status, kind, page = get(running.http_address, "/")
+def test_the_page_and_its_files(http_server):
+    status, kind, page = get(http_server.http_address, "/")
     assert (status, kind) == (200, "text/html; charset=utf-8")
     text = page.decode()
     assert "<title>Council of Four</title>" in text
     # Everything the page loads is the project's own, under /web/ (no CDN).
     loaded = re.findall(r'(?:src|href)="([^"]+)"', text)
     assert sorted(loaded) == ["/web/app.js", "/web/style.css"]
-    assert get(running.http_address, "/web/index.html")[2] == page
-    status, kind, script = get(running.http_address, "/web/app.js")
+    assert get(http_server.http_address, "/web/index.html")[2] == page
+    status, kind, script = get(http_server.http_address, "/web/app.js")
     assert (status, kind) == (200, "text/javascript; charset=utf-8")
     assert b"/council.v1.CouncilService/" in script
     assert b"://" not in script and b"://" not in page  # nothing from elsewhere
-    status, kind, _ = get(running.http_address, "/web/style.css")
+    status, kind, _ = get(http_server.http_address, "/web/style.css")
     assert (status, kind) == (200, "text/css; charset=utf-8")
-    assert get(running.http_address, "/", method="HEAD")[:2] == (200, "text/html; charset=utf-8")
+    assert get(http_server.http_address, "/", method="HEAD")[:2] == (
+        200,
+        "text/html; charset=utf-8",
+    )
     for missing in ("/web/nothing.js", "/web/../connect.py", "/web/"):
-        assert get(running.http_address, missing)[0] == 404
+        assert get(http_server.http_address, missing)[0] == 404
 
 
-def test_the_rpcs_still_answer_beside_the_page(running):
+def test_the_rpcs_still_answer_beside_the_page(http_server):
     # A GET outside / and /web/ is not the page's: it reaches the Connect application.
-    assert get(running.http_address, f"/{SERVICE}/GetEngineInfo")[2] != b"not found\n"
-    assert rpc(running.http_address, "GetEngineInfo", {})["stateFormat"] == "council-of-four/1"
+    assert get(http_server.http_address, f"/{SERVICE}/GetEngineInfo")[2] != b"not found\n"
+    assert rpc(http_server.http_address, "GetEngineInfo", {})["stateFormat"] == "council-of-four/1"
 
 
 # -- RenderPosition --------------------------------------------------------------------------
@@ -144,13 +129,13 @@ def test_render_position_refuses_a_bad_position_over_grpc(grpc_stub):
     assert violations(caught.value) == [("state", "required field is missing")]
 
 
-def test_render_position_over_connect_json(running):
+def test_render_position_over_connect_json(http_server):
     state = json.loads(json_format.MessageToJson(to_proto(played(2, 3, 10))))
-    svg = rpc(running.http_address, "RenderPosition", {"state": state, "seat": 0})["svg"]
+    svg = rpc(http_server.http_address, "RenderPosition", {"state": state, "seat": 0})["svg"]
     assert svg.startswith("<svg") and len(cities(svg)) == 15 and 'data-viewer="0"' in svg
     state["players"][1]["coins"] = 99
     with pytest.raises(urllib.error.HTTPError) as caught:
-        rpc(running.http_address, "RenderPosition", {"state": state, "seat": 0})
+        rpc(http_server.http_address, "RenderPosition", {"state": state, "seat": 0})
     assert caught.value.code == 400
     error = json.loads(caught.value.read())
     caught.value.close()
@@ -161,11 +146,11 @@ def test_render_position_over_connect_json(running):
 # -- the page's calls ------------------------------------------------------------------------
 
 
-def test_the_pages_calls_play_a_whole_game(running):
+def test_the_pages_calls_play_a_whole_game(http_server):
     """app.js's sequence, over HTTP/JSON: seat 0 is "human" (it asks a hint, as the Hint
     button does, and clicks its top candidate, one of the listed actions), seat 1 a casual
     bot that sees only its view (GetView, then RecommendAction); every move is drawn."""
-    address = running.http_address
+    address = http_server.http_address
     chooser = random.Random(11)
     state = rpc(address, "NewGame", {"config": {"players": 2}, "seed": "11"})["state"]
     svg = rpc(address, "RenderPosition", {"state": state, "seat": 0})["svg"]
@@ -219,7 +204,7 @@ def test_the_pages_calls_play_a_whole_game(running):
     assert set(answer["winners"]) <= {0, 1}
 
 
-def test_the_pages_script_plays_a_whole_game(running):
+def test_the_pages_script_plays_a_whole_game(http_server):
     """app.js itself, run by Node with a stand-in DOM (web_page.mjs): the board is drawn at
     once, the Hint button shows five candidates, a click on the board lists the actions
     about what was clicked, and clicking listed actions for seat 0
@@ -228,7 +213,7 @@ def test_the_pages_script_plays_a_whole_game(running):
     # Node.js is part of this project's toolchain (examples/node too): missing is a failure.
     assert node, "Node.js (node >= 20) is needed: install it (Debian: apt-get install nodejs)"
     out = subprocess.run(
-        [node, str(HERE / "web_page.mjs"), f"http://{running.http_address}"],
+        [node, str(HERE / "web_page.mjs"), f"http://{http_server.http_address}"],
         capture_output=True,
         text=True,
         timeout=120,
