@@ -12,6 +12,7 @@ import json
 import random
 import re
 import shutil
+import struct
 import subprocess
 import urllib.error
 import urllib.request
@@ -204,9 +205,49 @@ def test_the_pages_calls_play_a_whole_game(http_server):
     assert set(answer["winners"]) <= {0, 1}
 
 
+def test_the_pages_streamed_hint_over_connect_json(http_server):
+    """The Hint button's AnalyzePosition as app.js's `stream` sends and reads it: Connect's
+    streaming framing over HTTP with JSON (1 flag byte, 4-byte big-endian length, JSON), the
+    full state with the seat, reports then one final, then the end message (flag 2)."""
+    address = http_server.http_address
+    state = rpc(address, "NewGame", {"config": {"players": 2}, "seed": "11"})["state"]
+    seat = state["turn"].get("current", 0)
+    request = {
+        "state": state,
+        "seat": seat,
+        "limits": {"iterations": "100000", "maxTime": "0.5s"},
+        "maxCandidates": 5,
+        "reportInterval": "0.1s",
+    }
+    body = json.dumps(request).encode()
+    call = urllib.request.Request(
+        f"http://{address}/{SERVICE}/AnalyzePosition",
+        data=struct.pack(">BI", 0, len(body)) + body,
+        headers={"Content-Type": "application/connect+json", "Connect-Protocol-Version": "1"},
+    )
+    with urllib.request.urlopen(call, timeout=30) as answer:
+        assert answer.headers["Content-Type"] == "application/connect+json"
+        frames = []
+        while head := answer.read(5):
+            flags, size = struct.unpack(">BI", head)
+            frames.append((flags, json.loads(answer.read(size))))
+    *reports, (end_flags, end) = frames
+    assert end_flags == 2 and "error" not in end
+    assert all(flags == 0 for flags, _ in reports) and len(reports) >= 2
+    assert [r.get("final", False) for _, r in reports] == [False] * (len(reports) - 1) + [True]
+    result = reports[-1][1]["result"]
+    assert result.get("seat", 0) == seat and 1 <= len(result["candidates"]) <= 5
+    assert result["principalVariation"][0] == result["action"] == result["candidates"][0]["action"]
+    # The structured fields app.js highlights the board with (city, balcony, region, slot).
+    legal = rpc(address, "ListLegalActions", {"state": state, "seat": seat})
+    assert result["action"] in legal["actions"]
+
+
 def test_the_pages_script_plays_a_whole_game(http_server):
     """app.js itself, run by Node with a stand-in DOM (web_page.mjs): the board is drawn at
-    once, the Hint button shows five candidates, a click on the board lists the actions
+    once, the Hint button streams five candidates (AnalyzePosition) and highlights the best
+    on the board, a payment decision has its heading and groups, Undo goes back over the
+    bot's moves to the same board, a click on the board lists the actions
     about what was clicked, and clicking listed actions for seat 0
     (the casual bot playing seat 1) reaches the final scores with no error shown."""
     node = shutil.which("node")
@@ -223,11 +264,38 @@ def test_the_pages_script_plays_a_whole_game(http_server):
     seen = json.loads(out.stdout.splitlines()[-1])
     assert seen["cities"] == 15 and seen["finalCities"] == 15 and seen["seatChoices"] == 2
     assert seen["hintRows"] == 5 and seen["hintFirst"][1].endswith(" visits")
+    # The hint streamed (AnalyzePosition; RecommendAction only for the bot's moves): each
+    # report redrew the candidates, the last one final; the principal line starts with the
+    # best candidate, whose pieces are highlighted on the board.
+    *progress, (rows, last) = seen["hintReports"]
+    assert last.startswith("Final, ") and rows == 5 and progress  # a second: several reports
+    assert all(state.startswith("Searching… ") and n >= 1 for n, state in progress)
+    assert seen["hintSource"] == "AnalyzePosition"
+    # Once, with a fetch that cannot stream, the hint fell back to one RecommendAction.
+    assert seen["fallbackHint"][0] == "RecommendAction" and 1 <= seen["fallbackHint"][1] <= 5
+    assert seen["calls"]["RecommendAction"] == seen["calls"]["GetView"] + 1
+    assert seen["calls"]["AnalyzePosition"] == 2  # (the second one failed in the stand-in)
+    assert seen["hintLine"][0].startswith(f"Line: {seen['hintBest']}")
+    no_piece = seen["hintBest"] in ("engage", "extra-main", "end")
+    assert no_piece or seen["hintHighlighted"]
+    assert all(re.fullmatch(r"(city|balcony|tile)-\w+(-[01])?", p) for p in seen["hintHighlighted"])
+    # A payment decision (after "acquire", seed 11's opening has one) says what it chooses
+    # and groups the payments by cards and coins, fewest cards and cheapest first.
+    assert seen["payFrom"].startswith("acquire ")
+    assert seen["payHeading"].startswith("Pay the council for the permit tile")
+    assert all(option.startswith("pay ") for option in seen["payOptions"])
+    groups = seen["payGroups"]
+    assert groups and len(set(groups)) == len(groups) and groups[0].startswith("1 card")
+    assert seen["afterPayHeading"] is None  # back to the turn: no heading
+    # Undo, after acquire, pay, end and the bot's moves: back to the same board and log.
+    assert seen["botMoved"] and seen["undos"] >= 3 and seen["undoneLines"] > seen["undos"]
+    assert seen["undoSameBoard"] and seen["undoSameLog"] and seen["undoAllActions"]
     assert seen["balconyPicked"] > 0 and seen["balconyAllCoast"] and seen["showAllRestores"]
     assert "actions with the coast council" in seen["balconyStatus"]
     assert seen.get("tilePlayed") or all("mountains" in t for t in seen["tilePicked"])
     assert seen["status"] == "Game over" and seen["error"] is None
     assert len(seen["scores"]) == 2 and any(s.endswith("winner") for s in seen["scores"])
-    assert seen["logLines"] == seen["calls"]["ApplyAction"] > seen["moves"] > 0
+    undone = seen.get("undoneLines", 0)  # the moves taken back leave the log
+    assert seen["logLines"] == seen["calls"]["ApplyAction"] - undone > seen["moves"] - undone > 0
     # The bot saw only its view: one GetView per bot move.
     assert seen["calls"]["GetView"] == seen["calls"]["ApplyAction"] - seen["moves"]

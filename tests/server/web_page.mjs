@@ -13,7 +13,16 @@ class Element {
     Object.assign(this, { hidden: false, disabled: false, value: "", className: "", title: "" });
     this._text = "";
     this.innerHTML = "";
+    const classes = new Set();
+    this.classList = {
+      add: (name) => classes.add(name),
+      remove: (name) => classes.delete(name),
+      contains: (name) => classes.has(name),
+    };
   }
+  // The board's SVG is a string here; its pieces (by id) are stand-ins made on demand.
+  get innerHTML() { return this._html; }
+  set innerHTML(html) { this._html = html; this.parts = {}; }
   get textContent() { return this._text + this.children.map((c) => c.textContent).join(""); }
   set textContent(text) { this._text = String(text); this.children = []; }
   append(...nodes) { this.children.push(...nodes); }
@@ -29,15 +38,25 @@ class Element {
   all(tag) {
     return this.children.flatMap((c) => [...(c.tag === tag ? [c] : []), ...c.all(tag)]);
   }
-  querySelectorAll(tag) { return this.all(tag); }
-  querySelector(tag) { return this.all(tag)[0] ?? null; }
+  querySelectorAll(tag) {
+    if (tag.startsWith(".")) {
+      const parts = Object.values(this.parts);
+      return parts.filter((p) => p.classList.contains(tag.slice(1)));
+    }
+    return this.all(tag);
+  }
+  querySelector(tag) {
+    const id = /^\[id="(.+)"\]$/.exec(tag);
+    if (id) return this._html.includes(`id="${id[1]}"`) ? (this.parts[id[1]] ??= new Element("g", id[1])) : null;
+    return this.all(tag)[0] ?? null;
+  }
   insertRow() { const row = new Element("tr"); this.append(row); return row; }
   insertCell() { const cell = new Element("td"); this.append(cell); return cell; }
 }
 
 const ids = [
-  "new-game", "seat-count", "seat-choices", "new-game-button", "board", "status", "actions",
-  "hint-button", "hint", "scores", "score-list", "log", "error",
+  "new-game", "seat-count", "seat-choices", "new-game-button", "board", "game-status", "actions",
+  "hint-button", "hint", "scores", "score-list", "log", "error", "undo-button", "decision",
 ];
 const elements = Object.fromEntries(ids.map((id) => [id, new Element("div", id)]));
 elements["seat-count"].value = "2";
@@ -48,16 +67,23 @@ const document = {
   addEventListener: (kind, listener) => kind === "DOMContentLoaded" && setTimeout(listener, 0),
 };
 const calls = {};
+let streamsFail = false; // a fetch that cannot stream: the hint falls back to RecommendAction
 const context = {
   document,
   console,
   setTimeout,
   Promise,
   URLSearchParams,
-  location: { search: "?bot_delay_ms=0" },
+  AbortController,
+  TextEncoder,
+  TextDecoder,
+  location: { search: "?bot_delay_ms=0&seed=11" },
   fetch: (path, init) => {
     const method = path.split("/").pop();
     calls[method] = (calls[method] ?? 0) + 1;
+    if (streamsFail && init.headers["Content-Type"] === "application/connect+json") {
+      return Promise.reject(new TypeError("streaming is not supported here"));
+    }
     return fetch(base + path, init);
   },
 };
@@ -79,10 +105,26 @@ await until(() => buttons().length > 0, "the first actions");
 seen.cities = (elements.board.innerHTML.match(/class="city"/g) ?? []).length;
 seen.seatChoices = elements["seat-choices"].all("select").length;
 seen.firstAction = buttons()[0].textContent;
+const opening = { svg: elements.board.innerHTML, log: elements.log.children.length };
+// The hint streams (AnalyzePosition): each report redraws the candidates, the last is final.
+const hintShown = elements.hint.replaceChildren.bind(elements.hint);
+seen.hintReports = [];
+elements.hint.replaceChildren = (...nodes) => {
+  const state = nodes.find((n) => n.className === "hint-state");
+  if (state) seen.hintReports.push([nodes[0].all("tr").length, state.textContent]);
+  hintShown(...nodes);
+};
 elements["hint-button"].click();
-await until(() => elements.hint.all("tr").length > 0, "the hint");
+await until(() => elements.hint.dataset.final === "true", "the hint's final report");
+await until(() => !elements["hint-button"].disabled, "the hint's end");
+seen.hintReports = [...seen.hintReports];
+elements.hint.replaceChildren = hintShown;
 seen.hintRows = elements.hint.all("tr").length;
 seen.hintFirst = elements.hint.all("td").map((c) => c.textContent).slice(0, 4);
+seen.hintSource = elements.hint.dataset.source;
+seen.hintLine = elements.hint.all("p").map((p) => p.textContent);
+seen.hintHighlighted = elements.board.querySelectorAll(".hinted").map((p) => p.id);
+seen.hintBest = elements.hint.all("td")[0].textContent;
 // A click on the coast balcony lists the actions about it; "Show all actions" lists all.
 const allCount = buttons().length;
 const click = (id, data = {}) => elements.board.dispatch("click", {
@@ -92,9 +134,43 @@ click("balcony-coast");
 const picked = buttons().map((b) => b.textContent);
 seen.balconyPicked = picked.length - 1;
 seen.balconyAllCoast = picked.slice(0, -1).every((text) => text.includes("coast"));
-seen.balconyStatus = elements.status.textContent;
+seen.balconyStatus = elements["game-status"].textContent;
 buttons().at(-1).click();
 seen.showAllRestores = buttons().length === allCount;
+// A payment decision: acquiring a permit tile asks which cards pay its council.
+const paying = buttons().find((b) => /^(acquire|king) /.test(b.textContent));
+seen.payFrom = paying?.textContent ?? null;
+if (paying) {
+  paying.click();
+  seen.moves++; // (every click of seat 0 is counted: the bot's moves are the others)
+  await until(() => buttons().length > 0, "the payment's options");
+  seen.payHeading = elements.decision.hidden ? null : elements.decision.textContent;
+  seen.payGroups = elements.actions.children.map((li) => li.dataset.group).filter(Boolean);
+  seen.payOptions = buttons().map((b) => b.textContent);
+  buttons()[0].click(); // pays; then end the turn so that the bot moves
+  seen.moves++;
+  await until(() => buttons().length > 0, "the actions after paying");
+  seen.afterPayHeading = elements.decision.hidden ? null : elements.decision.textContent;
+  const log = elements.log.children.length;
+  for (let i = 0; i < 20 && elements.log.children.length === log + i; i++) {
+    const end = buttons().find((b) => b.textContent === "end") ?? buttons()[0];
+    end.click();
+    seen.moves++;
+    await until(() => buttons().length > 0 || !elements.scores.hidden, "the next actions");
+  }
+  seen.botMoved = elements.log.children.map((c) => c.textContent).some((t) => t.includes("bot"));
+  // Undo, move by move, back to the opening: the same board as before the first move.
+  seen.undos = 0;
+  seen.undoneLines = elements.log.children.length - opening.log;
+  while (!elements["undo-button"].disabled) {
+    elements["undo-button"].click();
+    seen.undos++;
+    await until(() => buttons().length > 0, "the actions after undo");
+  }
+  seen.undoSameBoard = elements.board.innerHTML === opening.svg;
+  seen.undoSameLog = elements.log.children.length === opening.log;
+  seen.undoAllActions = buttons().length === allCount;
+}
 // A face-up tile: buying it or changing its region's tiles (one legal action: played).
 click("tile-mountains-1");
 if (buttons().length === 0) {
@@ -109,13 +185,21 @@ while (elements.scores.hidden) {
   await until(() => buttons().length > 0 || !elements.scores.hidden, "actions or the end", 60);
   if (!elements.scores.hidden) break;
   if (elements.error.hidden === false) throw new Error(elements.error.textContent);
+  if (seen.fallbackHint === undefined && elements.decision.hidden) {
+    streamsFail = true;
+    elements["hint-button"].click();
+    await until(() => elements.hint.dataset.final === "true", "the fallback hint");
+    await until(() => !elements["hint-button"].disabled, "the fallback hint's end");
+    streamsFail = false;
+    seen.fallbackHint = [elements.hint.dataset.source, elements.hint.all("tr").length];
+  }
   const list = buttons();
   list[seen.moves % list.length].click();
   seen.moves++;
   await until(() => buttons().length === 0 || !elements.scores.hidden, "the click to be taken");
   if (seen.moves > 2000) throw new Error("the game did not end");
 }
-seen.status = elements.status.textContent;
+seen.status = elements["game-status"].textContent;
 seen.scores = elements["score-list"].children.map((c) => c.textContent);
 seen.logLines = elements.log.children.length;
 seen.finalCities = (elements.board.innerHTML.match(/class="city"/g) ?? []).length;
