@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEBUG_LIB := build/debug/lib
 
-.PHONY: run test build debug-build lint bench clean
+.PHONY: run test build debug-build lint browser screenshots bench clean
 
 $(STAMP): pyproject.toml setup.py $(wildcard proto/council/v1/*.proto)
 	$(PYTHON) -m venv $(VENV)
@@ -39,7 +39,26 @@ lint: $(STAMP)
 debug-build: $(STAMP)
 	COUNCIL_CYTHON_DEBUG=1 $(PY) setup.py -q build --build-base build/debug --build-lib $(DEBUG_LIB)
 
-test: build lint debug-build
+# Debian's chromium for the browser tests (tests/server/test_browser.py, driven by Playwright-core
+# from tests/browser, which downloads no browser): installed with apt-get when missing, as root
+# or through sudo.
+browser:
+	@[ -n "$$COUNCIL_CHROMIUM" ] || command -v chromium >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ]; then sudo=; \
+		elif command -v sudo >/dev/null 2>&1; then sudo=sudo; \
+		else echo "make browser: chromium is missing; install it as root:" \
+			"apt-get install --no-install-recommends chromium" >&2; exit 1; fi; \
+		command -v apt-get >/dev/null 2>&1 || { echo "make browser: chromium is missing and" \
+			"there is no apt-get: install Chromium, or set COUNCIL_CHROMIUM to one" >&2; exit 1; }; \
+		echo "make browser: installing Debian's chromium for the browser tests"; \
+		$$sudo apt-get update -q && \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; }
+
+# The page's screenshots in docs/ (page-opening.png, page-hint.png, page-final.png), anew.
+screenshots: build browser
+	COUNCIL_UPDATE_SCREENSHOTS=1 $(PY) -m pytest -p no:cacheprovider tests/server/test_browser.py
+
+test: build lint debug-build browser
 	$(PY) -m pytest
 	COUNCIL_EXPECT_DEBUG_BUILD=1 PYTHONPATH=$(DEBUG_LIB) $(PY) -m pytest -p no:cacheprovider \
 		tests/engine/test_random_play.py tests/engine/test_sampling.py

@@ -68,7 +68,8 @@ def test_the_page_and_its_files(http_server):
     assert "<title>Council of Four</title>" in text
     # Everything the page loads is the project's own, under /web/ (no CDN).
     loaded = re.findall(r'(?:src|href)="([^"]+)"', text)
-    assert sorted(loaded) == ["/web/app.js", "/web/style.css"]
+    # (data:, is the empty icon: no request for /favicon.ico, a 404 in the console.)
+    assert sorted(loaded) == ["/web/app.js", "/web/style.css", "data:,"]
     assert get(http_server.http_address, "/web/index.html")[2] == page
     status, kind, script = get(http_server.http_address, "/web/app.js")
     assert (status, kind) == (200, "text/javascript; charset=utf-8")

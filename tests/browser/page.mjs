@@ -1,0 +1,123 @@
+// The web page (server/web) in a real headless Chromium: Debian's chromium (/usr/bin/chromium,
+// or $COUNCIL_CHROMIUM), driven by Playwright-core, which downloads no browser.
+// Usage: node page.mjs http://127.0.0.1:PORT SCREENSHOT_DIR
+// Plays a 2-player game against the page's casual bot (seat 1) as the human seat 0: the Hint
+// button, a click on the board (the coast balcony, then the first action it lists), Undo and
+// that move again, then the first listed action each time, up to the final scoring. Writes page-opening.png,
+// page-hint.png and page-final.png (1280x900) into SCREENSHOT_DIR and prints one JSON line
+// of what it saw; tests/server/test_browser.py checks it.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+const [base, shots] = process.argv.slice(2);
+const executablePath = process.env.COUNCIL_CHROMIUM || "/usr/bin/chromium";
+// Headless, and none of Chromium's own network traffic (this project's machines have none).
+const ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+const MAX_MOVES = 1000;
+
+const profile = mkdtempSync(join(tmpdir(), "council-chromium-")); // a new, empty user-data-dir
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath, headless: true, args: ARGS, viewport: { width: 1280, height: 900 },
+});
+const seen = { consoleErrors: [], pageErrors: [], failedRequests: [] };
+try {
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(60_000); // generous: a first start on a fresh machine is slow
+  page.on("console", (m) => m.type() === "error" && seen.consoleErrors.push(m.text()));
+  page.on("pageerror", (e) => seen.pageErrors.push(String(e)));
+  page.on("requestfailed", (r) => seen.failedRequests.push(`${r.url()} ${r.failure()?.errorText}`));
+  page.on("response", (r) => r.status() >= 400 && seen.failedRequests.push(`${r.url()} ${r.status()}`));
+  const sameOrigin = [];
+  page.on("request", (r) => sameOrigin.push(r.url().startsWith(base)));
+
+  const started = Date.now();
+  await page.goto(`${base}/?bot_delay_ms=0&seed=7`); // seed: the same opening each time
+  seen.title = await page.title();
+  // The board is drawn at once, and seat 0 (the human) is to move.
+  await page.locator("#actions button[data-action-id]").first().waitFor();
+  seen.cities = await page.locator('#board svg g.city[id^="city-"]').count();
+  seen.balconies = await page.locator('#board svg [id^="balcony-"]').evaluateAll(
+    (nodes) => nodes.map((n) => n.id));
+  seen.status = await page.locator("#game-status").textContent();
+  seen.seatChoices = await page.locator("#seat-choices select").count();
+  seen.openingMs = Date.now() - started;
+  const board = () => page.locator("#board").innerHTML();
+  const opening = await board();
+  // Ids are unique in the whole document, the board's SVG included (getElementById).
+  const duplicateIds = () => page.evaluate(() => {
+    const ids = [...document.querySelectorAll("[id]")].map((e) => e.id);
+    return [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+  });
+  seen.duplicateIds = await duplicateIds();
+  await page.screenshot({ path: join(shots, "page-opening.png") });
+
+  // A hint: the candidates with visits and win-probability bars.
+  await page.locator("#hint-button").click();
+  await page.locator("#hint table tr").first().waitFor();
+  await page.locator("#hint-button:enabled").waitFor();
+  seen.hintRows = await page.locator("#hint table tr").evaluateAll(
+    (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  seen.hintBars = await page.locator("#hint .bar").count();
+  await page.screenshot({ path: join(shots, "page-hint.png") });
+
+  // A main action by clicking the board: the coast balcony lists the actions about it.
+  await page.locator("#balcony-coast").click();
+  seen.balconyStatus = await page.locator("#game-status").textContent();
+  const listed = page.locator("#actions button[data-action-id]");
+  seen.balconyActions = await listed.evaluateAll((b) => b.map((x) => x.querySelector(".text").textContent));
+  const firstText = seen.balconyActions[0];
+  await listed.first().click();
+  await page.locator("#log li").first().waitFor();
+  seen.firstLog = await page.locator("#log li").first().textContent();
+  seen.firstPlayed = firstText;
+  // Undo: back to the opening (the same board, an empty log); then the same move again.
+  await page.locator("#undo-button:enabled").click();
+  await page.locator("#actions button[data-action-id]").first().waitFor();
+  seen.undoSameBoard = (await board()) === opening;
+  seen.undoLogLines = await page.locator("#log li").count();
+  seen.undoDisabled = await page.locator("#undo-button").isDisabled();
+  await page.locator("#balcony-coast").click();
+  await page.locator("#actions button[data-action-id]").first().click();
+  await page.locator("#log li").first().waitFor();
+  seen.replayed = await page.locator("#log li").first().textContent();
+
+  // The rest of the game: the first listed action each time, the bot answering at once.
+  let moves = 1;
+  for (;;) {
+    const next = await page.waitForFunction(() => {
+      if (!document.getElementById("scores").hidden) return "over";
+      if (!document.getElementById("error").hidden) return "error";
+      return document.querySelector("#actions button[data-action-id]") ? "move" : null;
+    }, null, { timeout: 60_000, polling: 20 });
+    const what = await next.jsonValue();
+    if (what !== "move") break;
+    if (moves >= MAX_MOVES) throw new Error(`no end after ${moves} moves`);
+    await page.locator("#actions button[data-action-id]").first().click();
+    moves += 1;
+  }
+  seen.moves = moves;
+  seen.status = await page.locator("#game-status").textContent();
+  seen.error = (await page.locator("#error").isVisible()) ? await page.locator("#error").textContent() : null;
+  seen.scores = await page.locator("#score-list li").allTextContents();
+  seen.logLines = await page.locator("#log li").count();
+  seen.finalCities = await page.locator('#board svg g.city[id^="city-"]').count();
+  seen.hintDisabled = await page.locator("#hint-button").isDisabled();
+  seen.duplicateIds.push(...(await duplicateIds()));
+  await page.locator("#scores").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(shots, "page-final.png") });
+  seen.gameMs = Date.now() - started;
+  seen.allSameOrigin = sameOrigin.every(Boolean);
+  seen.requests = sameOrigin.length;
+} catch (error) {
+  console.error(`failed after seeing: ${JSON.stringify(seen)}`);
+  throw error;
+} finally {
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+console.log(JSON.stringify(seen));
