@@ -16,7 +16,7 @@ import sys
 
 from council.ladder import Store, load, plot, run_ladder
 from council.ladder._extra import require
-from council.server.cli import closed_stdout
+from council.server.cli import run_command
 
 PROG = "council-ladder"
 
@@ -182,13 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        args = build_parser().parse_args(argv)
-        code = args.func(args)
-        sys.stdout.flush()  # a reader that closed early fails this write here, not at exit
-        return code
-    except BrokenPipeError:
-        return closed_stdout()
+    return run_command(build_parser(), argv)
 
 
 if __name__ == "__main__":

@@ -655,14 +655,20 @@ def closed_stdout() -> int:
     return 1
 
 
-def main(argv: list[str] | None = None) -> int:
+def run_command(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
+    """Parse `argv` and run the chosen subcommand; a reader that closed our output early
+    (`council-ai demo | head`) ends it quietly."""
     try:
-        args = build_parser().parse_args(argv)
+        args = parser.parse_args(argv)
         code = args.func(args)
         sys.stdout.flush()  # a reader that closed early fails this write here, not at exit
         return code
     except BrokenPipeError:
         return closed_stdout()
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_command(build_parser(), argv)
 
 
 if __name__ == "__main__":
