@@ -30,7 +30,6 @@ from __future__ import annotations
 import operator
 import os
 import socket
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -41,7 +40,7 @@ from council.ladder.entrants import Entrant, Forfeit, Unreachable, parse_entrant
 from council.ladder.schedule import ScheduledGame, schedule
 from council.ladder.store import ADJUDICATED, GameResult, LadderConfig, Store
 from council.mcts.arena import MAX_TURNS, cap_reason
-from council.mcts.jobs import run_jobs
+from council.mcts.jobs import progress_bar, run_jobs
 
 __all__ = ["RunSummary", "entrants_of", "play_scheduled", "ranks_of", "run_ladder"]
 
@@ -232,44 +231,32 @@ def run_ladder(
     ]
     summary = RunSummary(len(games), len(games) - len(pending), 0, 0, 0, 0.0)
     summary.replayed = sum(g.id in void for g in pending)
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(
-            total=len(games),
-            initial=summary.already_stored,
-            unit="game",
-            desc="ladder",
-            file=sys.stderr,
-            dynamic_ncols=True,
-        )
     start = time.perf_counter()
 
-    def record(result: GameResult) -> None:
-        if store.add(result):
-            summary.played += 1
-            summary.forfeits += result.status == "forfeit"
-            summary.voids += result.status == "void"
-            summary.adjudicated += result.adjudicated
-            if result.status == "void":
-                summary.void_games.append(result)
-        if bar is not None:
-            bar.update(1)
-            if summary.forfeits or summary.voids or summary.adjudicated:
-                bar.set_postfix(
-                    forfeits=summary.forfeits,
-                    void=summary.voids,
-                    adjudicated=summary.adjudicated,
-                    refresh=False,
-                )
-        if on_game is not None:
-            on_game(result)
+    with progress_bar(len(games), summary.already_stored, "ladder", progress) as bar:
 
-    try:
-        run_jobs(_play_job, jobs, record, workers, ray_address)
-    finally:
-        if bar is not None:
-            bar.close()
-        summary.seconds = time.perf_counter() - start
+        def record(result: GameResult) -> None:
+            if store.add(result):
+                summary.played += 1
+                summary.forfeits += result.status == "forfeit"
+                summary.voids += result.status == "void"
+                summary.adjudicated += result.adjudicated
+                if result.status == "void":
+                    summary.void_games.append(result)
+            if bar is not None:
+                bar.update(1)
+                if summary.forfeits or summary.voids or summary.adjudicated:
+                    bar.set_postfix(
+                        forfeits=summary.forfeits,
+                        void=summary.voids,
+                        adjudicated=summary.adjudicated,
+                        refresh=False,
+                    )
+            if on_game is not None:
+                on_game(result)
+
+        try:
+            run_jobs(_play_job, jobs, record, workers, ray_address)
+        finally:
+            summary.seconds = time.perf_counter() - start
     return summary

@@ -16,10 +16,30 @@ With more workers, or Ray, the results arrive in the order the jobs finish.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, initial: int, desc: str, enabled: bool = True) -> Iterator[Any]:
+    """A tqdm bar of finished games on stderr for the block (None when not `enabled`)."""
+    if not enabled:
+        yield None
+        return
+    from tqdm import tqdm
+
+    bar = tqdm(
+        total=total, initial=initial, unit="game", desc=desc, file=sys.stderr, dynamic_ncols=True
+    )
+    try:
+        yield bar
+    finally:
+        bar.close()
 
 
 def run_jobs(

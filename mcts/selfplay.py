@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -32,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from council.engine import GameConfig, State
-from council.mcts.jobs import run_jobs
+from council.mcts.jobs import progress_bar, run_jobs
 
 FORMAT = "council-selfplay"
 FORMAT_VERSION = 1
@@ -435,46 +434,34 @@ def run_selfplay(
     _write_manifest(directory, manifest)
     summary = SelfPlaySummary(config.n_shards, config.n_shards - len(pending))
     jobs = [(config.to_dict(), i) for k in pending for i in config.shard_games(k)]
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(
-            total=config.games,
-            initial=config.games - len(jobs),
-            unit="game",
-            desc="selfplay",
-            file=sys.stderr,
-            dynamic_ncols=True,
-        )
     waiting: dict[int, list[dict]] = {k: [] for k in pending}
     start = time.perf_counter()
 
-    def record(game: dict) -> None:
-        k = game["game_id"] // config.shard_size
-        waiting[k].append(game)
-        summary.games_played += 1
-        summary.games_dropped += game["dropped"]
-        if bar is not None:
-            bar.update(1)
-            if summary.games_dropped:
-                bar.set_postfix(dropped=summary.games_dropped, refresh=False)
-        if len(waiting[k]) == len(config.shard_games(k)):
-            arrays = build_shard(config, k, waiting.pop(k))
-            name = shard_name(k)
-            write_shard(directory / name, arrays)
-            manifest["shards"][name] = _shard_summary(arrays)
-            _write_manifest(directory, manifest)
-            summary.shards_written += 1
-            summary.positions += len(arrays["game"])
-            summary.written.append(name)
+    with progress_bar(config.games, config.games - len(jobs), "selfplay", progress) as bar:
 
-    try:
-        run_jobs(_play_job, jobs, record, workers, ray_address)
-    finally:
-        if bar is not None:
-            bar.close()
-        summary.seconds = time.perf_counter() - start
+        def record(game: dict) -> None:
+            k = game["game_id"] // config.shard_size
+            waiting[k].append(game)
+            summary.games_played += 1
+            summary.games_dropped += game["dropped"]
+            if bar is not None:
+                bar.update(1)
+                if summary.games_dropped:
+                    bar.set_postfix(dropped=summary.games_dropped, refresh=False)
+            if len(waiting[k]) == len(config.shard_games(k)):
+                arrays = build_shard(config, k, waiting.pop(k))
+                name = shard_name(k)
+                write_shard(directory / name, arrays)
+                manifest["shards"][name] = _shard_summary(arrays)
+                _write_manifest(directory, manifest)
+                summary.shards_written += 1
+                summary.positions += len(arrays["game"])
+                summary.written.append(name)
+
+        try:
+            run_jobs(_play_job, jobs, record, workers, ray_address)
+        finally:
+            summary.seconds = time.perf_counter() - start
     return summary
 
 
