@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from council.engine import State
+from council.engine import IllegalActionError, State
 from council.engine.actions import NUM_ACTIONS, describe
 from council.engine.actions import Action as EngineAction
 from council.engine.serialize import (
@@ -281,7 +281,9 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         viewer = given.viewer if given.is_view else None
         state = _world_to_play(given, request)
         action, where = self._action(request)
-        if not state.is_legal(action):
+        try:
+            state.apply(action)  # checks legality itself, and leaves the state as it was if not
+        except IllegalActionError:
             decision = state.decision()[0]
             raise invalid(
                 [
@@ -291,8 +293,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                         f"here (seat {state.current_player} to move, decision {decision!r})",
                     )
                 ]
-            )
-        state.apply(action)
+            ) from None
         over = state.is_terminal()
         shown = state if viewer is None else state.view(viewer)
         response = spb.ApplyActionResponse(
