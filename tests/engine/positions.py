@@ -338,6 +338,11 @@ def play(state: State, *actions) -> State:
     return state
 
 
+def set_bits(mask: int, n: int = 64) -> list[int]:
+    """The indices of the set bits of `mask` below `n`, in increasing order."""
+    return [i for i in range(n) if mask >> i & 1]
+
+
 def find_position(config: GameConfig, seed: int, pred) -> State:
     """The first position of a seeded random game (Python RNG from `seed`) that satisfies
     `pred`."""

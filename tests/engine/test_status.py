@@ -13,7 +13,7 @@ import re
 from functools import cache
 
 import pytest
-from positions import find_position, play_random
+from positions import find_position, play_random, set_bits
 
 from council.engine import Decision, GameConfig, State
 from council.engine import board as B
@@ -48,10 +48,6 @@ def _raw(name: str) -> dict:
 
 
 # -- raw-dict helpers ----------------------------------------------------------------------
-
-
-def _bits(mask: int, n: int = 64) -> list[int]:
-    return [i for i in range(n) if (mask >> i) & 1]
 
 
 def _deck(r: dict, g: int) -> list[int]:
@@ -313,7 +309,7 @@ def wrong_neutral_set(r):
     coast = sum(1 << c for c in range(B.N_CITIES) if B.CITY_REGION[c] == 0)
     hills = sum(1 << c for c in range(B.N_CITIES) if B.CITY_REGION[c] == 1)
     r["neutral"] = (r["neutral"] | coast) & ~hills
-    names = ", ".join(B.CITY_NAMES[c] for c in _bits(coast))
+    names = ", ".join(B.CITY_NAMES[c] for c in set_bits(coast))
     return [
         (
             "board.neutral_emporiums",
@@ -364,11 +360,11 @@ def tenth_emporium_vp(r):
 
 
 def bonus_tile_held_and_left(r):
-    held = _bits(r["bonus_tiles"][0], 7)
+    held = set_bits(r["bonus_tiles"][0], 7)
     t = held[0]
     name = B.BONUS_TILE_NAMES[t]
     r["bonus_tiles_left"] |= 1 << t
-    left = len(_bits(r["bonus_tiles_left"], 7))
+    left = len(set_bits(r["bonus_tiles_left"], 7))
     return [
         ("players[0].bonus_tiles[0]", f"the {name} tile is also in board.bonus_tiles_left"),
         (
@@ -380,10 +376,10 @@ def bonus_tile_held_and_left(r):
 
 
 def bonus_tile_held_twice(r):
-    t = _bits(r["bonus_tiles"][0], 7)[-1]
+    t = set_bits(r["bonus_tiles"][0], 7)[-1]
     r["bonus_tiles"][3] |= 1 << t
     name = B.BONUS_TILE_NAMES[t]
-    rank = len(_bits(r["bonus_tiles"][0], 7)) - 1
+    rank = len(set_bits(r["bonus_tiles"][0], 7)) - 1
     return [
         (
             "players[3].bonus_tiles[0]",
@@ -424,7 +420,7 @@ def king_tile_order(r):
     taken = r["king_tiles_taken"]
     p = next(p for p in range(4) if r["king_tiles"][p] & 1)  # the holder of the first one
     r["king_tiles"][p] = (r["king_tiles"][p] & ~1) | (1 << 4)
-    rank = len(_bits(r["king_tiles"][p], 5)) - 1
+    rank = len(set_bits(r["king_tiles"][p], 5)) - 1
     return [
         (
             f"players[{p}].king_tiles[{rank}]",
@@ -440,7 +436,7 @@ def king_tile_order(r):
 
 def king_tile_without_bonus_tile(r):
     assert r["bonus_tiles"][1] == 0 and r["king_tiles"][1] == 0
-    k = _bits(r["king_tiles"][0], 5)[0]
+    k = set_bits(r["king_tiles"][0], 5)[0]
     r["king_tiles"][1] = 1 << k  # held twice, by a seat without a bonus tile
     return [
         ("players[1].king_tiles", "a player holds at most one king reward tile per bonus tile"),
@@ -532,7 +528,7 @@ def pay_permit_from_empty_slot(r):
 
 def pay_king_to_own_city(r):
     cur = r["current"]
-    c = _bits(r["emporia"][cur], 15)[0]
+    c = set_bits(r["emporia"][cur], 15)[0]
     _set_pending(r, (Decision.pay_king, c))
     return [("turn.pending[0].city", f"seat {cur} already has an emporium in {B.CITY_NAMES[c]}")]
 
@@ -551,7 +547,7 @@ def second_token_city_without_emporium(r):
 
 def second_token_city_with_nobility_token(r):
     cur = r["current"]
-    c = _bits(r["emporia"][cur], 15)[0]
+    c = set_bits(r["emporia"][cur], 15)[0]
     nobility = next(t for t, token in enumerate(B.CITY_TOKENS) if token.get("nobility", 0))
     other = r["city_token"].index(nobility)
     tokens = r["city_token"]

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from positions import find_position
+from positions import find_position, play_random, set_bits
 
 from council.engine import GameConfig, State
 from council.engine import board as B
@@ -45,18 +45,9 @@ def _texts(e: ET.Element) -> list[str]:
     return [t.text or "" for t in e.iter(NS + "text")]
 
 
-def _bits(mask: int, n: int) -> list[int]:
-    return [i for i in range(n) if mask >> i & 1]
-
-
 def _mid_game(players: int, layout: str = "ABA", seed: int = 3, steps: int = 400) -> State:
     state = State.new_game(GameConfig(players=players, layout=layout), seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
+    return play_random(state, seed, steps)
 
 
 def _check_matches_state(state: State) -> None:
@@ -88,10 +79,10 @@ def _check_matches_state(state: State) -> None:
     # Emporiums: one mark per emporium, in its city; neutral ones in 2-player games.
     for p in range(raw["n_players"]):
         marks = _with_class(root, "emporium", f"seat-{p}")
-        assert len(marks) == raw["emporia_n"][p] == len(_bits(raw["emporia"][p], 15))
-        for c in _bits(raw["emporia"][p], 15):
+        assert len(marks) == raw["emporia_n"][p] == len(set_bits(raw["emporia"][p], 15))
+        for c in set_bits(raw["emporia"][p], 15):
             assert _with_class(by_id[f"city-{B.CITY_NAMES[c]}"], "emporium", f"seat-{p}")
-    neutral = _bits(raw["neutral"], 15)
+    neutral = set_bits(raw["neutral"], 15)
     assert len(_with_class(root, "emporium", "neutral")) == len(neutral)
     assert (len(neutral) > 0) == (raw["n_players"] == 2)
     for c in neutral:
@@ -145,12 +136,12 @@ def _check_matches_state(state: State) -> None:
         owned = {
             int(e.get("data-tile")): "used" in _classes(e) for e in _with_class(panel, "permit")
         }
-        assert owned == {t: False for t in _bits(raw["permits_up"][p], 45)} | {
-            t: True for t in _bits(raw["permits_down"][p], 45)
+        assert owned == {t: False for t in set_bits(raw["permits_up"][p], 45)} | {
+            t: True for t in set_bits(raw["permits_down"][p], 45)
         }
         won = by_id[f"tiles-won-{p}"]
-        assert int(won.get("data-count")) == len(_bits(raw["bonus_tiles"][p], 7)) + len(
-            _bits(raw["king_tiles"][p], 5)
+        assert int(won.get("data-count")) == len(set_bits(raw["bonus_tiles"][p], 7)) + len(
+            set_bits(raw["king_tiles"][p], 5)
         )
         hand = by_id[f"hand-{p}"]
         assert hand.get("data-size") == str(raw["hand_n"][p])
