@@ -21,8 +21,10 @@ DEALS = 4
 def _stored(db: str) -> dict[str, tuple]:
     if not os.path.exists(db):
         return {}
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30, isolation_level=None)
     try:
+        # One read transaction: both counts from the same snapshot while the ladder writes.
+        conn.execute("BEGIN")
         rows = conn.execute("SELECT id, moves, scores, finished_at FROM games").fetchall()
         seats = conn.execute("SELECT COUNT(*) FROM seats").fetchone()[0]
     except sqlite3.OperationalError:  # the tables are not created yet
