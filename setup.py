@@ -97,6 +97,7 @@ extensions = [
         ("engine", "_bench"),
         ("engine", "_document"),
         ("engine", "_status"),
+        ("engine", "_the_council"),
         ("mcts", "_evaluation"),
         ("mcts", "_search"),
     )

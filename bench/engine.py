@@ -24,7 +24,7 @@ import statistics
 import sys
 import time
 
-from council.engine import GameConfig, State, _bench
+from council.engine import GameConfig, State, TheCouncilState, _bench
 from council.engine.serialize import (
     problems,
     state_from_json,
@@ -85,6 +85,43 @@ def bench_games(players: int, n_games: int, repeats: int, seed: int) -> dict:
         "actions_per_s": result["actions"] / t,
         "games_per_s": result["games"] / t,
         "mean_game_length_actions": result["actions"] / result["games"],
+    }
+
+
+def the_council(n_games: int, n_views: int, det_n: int, repeats: int, seed: int) -> dict:
+    """The Council (the Decktet game): random games and determinize, compiled loops."""
+    per_players = {}
+    for players in (3, 4, 5):
+        result = {}
+
+        def run(players=players, result=result):
+            result["actions"], result["games"] = _bench.bench_the_council_games(
+                players, n_games, seed + players
+            )
+
+        t = median_time(run, repeats)
+        per_players[str(players)] = {
+            "actions_per_s": result["actions"] / t,
+            "games_per_s": result["games"] / t,
+            "mean_game_length_actions": result["actions"] / result["games"],
+        }
+    rng = random.Random(seed)
+    views = []
+    for g in range(n_views):  # a view of the seat to act, a third into a random game
+        state = TheCouncilState.new_game(4, seed=seed + g)
+        for _ in range(60 + 10 * g):
+            state.apply(rng.choice(state.legal_actions()))
+        views.append(state.view(state.current_player))
+    determinize_us = statistics.median(
+        per_call(lambda v=v: _bench.bench_the_council_determinize(v, det_n, seed), det_n, repeats)
+        * 1e6
+        for v in views
+    )
+    return {
+        "players": 4,
+        "random_actions_per_s": per_players["4"]["actions_per_s"],
+        "determinize_us": determinize_us,
+        "per_player_count": per_players,
     }
 
 
@@ -204,6 +241,7 @@ def main(argv: list[str] | None = None) -> dict:
         "mid_game_median_legal_actions": n_legal,
         "per_player_count": per_players,
         "position": position,
+        "the_council": the_council(games[3], n_positions // 2, loop_n // 4, repeats, args.seed),
         "python": {
             "state_clone_ns": py_clone_ns,
             "legal_actions_us": py_legal_us,

@@ -1,6 +1,10 @@
-"""Council of Four rules engine: a compiled game-state core and its Python edge."""
+"""Rules engines: compiled game-state cores and their Python edge.
+
+Council of Four (``State``) and The Council, the Decktet game (``TheCouncilState``).
+"""
 
 from council.engine._core import Decision, IllegalActionError, State
+from council.engine._the_council import TheCouncilState
 from council.engine.config import GameConfig
 
-__all__ = ["Decision", "GameConfig", "IllegalActionError", "State"]
+__all__ = ["Decision", "GameConfig", "IllegalActionError", "State", "TheCouncilState"]

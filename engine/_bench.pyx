@@ -8,6 +8,11 @@ from libc.stdint cimport uint64_t
 from council.engine._core cimport (
     N_ACTIONS, GameState, State, determinize, legal_actions, random_playout, setup_game,
 )
+from council.engine._random cimport random_below
+from council.engine._the_council cimport (
+    PH_OVER, TC_N_ACTIONS, TCState, TheCouncilState, tc_apply, tc_determinize, tc_legal_actions,
+    tc_new_game,
+)
 
 cdef extern from *:
     """
@@ -63,4 +68,33 @@ def bench_determinize(State view, int n, uint64_t seed):
             scratch = view.s
             determinize(&scratch, seed + i)
             acc += scratch.hand[0][0]
+    return acc
+
+
+def bench_the_council_games(int n_players, int n_games, uint64_t seed):
+    """The Council: play n_games uniformly random games; return (total actions, games)."""
+    cdef TCState s
+    cdef int buf[TC_N_ACTIONS]
+    cdef long long actions = 0
+    cdef uint64_t rng = seed
+    cdef int g
+    with nogil:
+        for g in range(n_games):
+            tc_new_game(&s, n_players, seed + g)
+            while s.phase != PH_OVER:
+                tc_apply(&s, buf[random_below(&rng, tc_legal_actions(&s, buf))])
+                actions += 1
+    return actions, n_games
+
+
+def bench_the_council_determinize(TheCouncilState view, int n, uint64_t seed):
+    """The Council: determinize a view n times with seeds seed, seed + 1, ..."""
+    cdef TCState scratch
+    cdef int i
+    cdef long long acc = 0
+    with nogil:
+        for i in range(n):
+            scratch = view.s
+            tc_determinize(&scratch, seed + i)
+            acc += scratch.deck[0]
     return acc

@@ -3,6 +3,8 @@
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
 
+from council.engine._random cimport next_random, random_below
+
 cdef enum:
     MAX_PLAYERS = 4
     N_CITIES = 15
@@ -220,20 +222,6 @@ cdef int min_payment_cost(GameState* s, int p, int b) noexcept nogil
 # Small helpers with their bodies here, so that every module that cimports them inlines
 # them (an inline function only declared here would be called through the module's
 # function table): the search calls them on every rollout step.
-
-# Random numbers: splitmix64, one 64-bit word carried in the state.
-cdef inline uint64_t next_random(uint64_t* rng) noexcept nogil:
-    rng[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = rng[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-cdef inline int random_below(uint64_t* rng, int n) noexcept nogil:
-    # Lemire's multiply-shift; the bias for n < 1000 is below 1e-16.
-    return <int>(((next_random(rng) >> 32) * <uint64_t>n) >> 32)
-
 
 # Coins a payment costs: its size's base cost plus the price of its jokers.
 cdef inline int payment_cost(int pay) noexcept nogil:

@@ -8,12 +8,15 @@ its inner loop. ``State`` wraps the struct for Python.
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport int8_t, int16_t, uint16_t, uint64_t
 
+from council.engine._random cimport game_rng
+
 import collections
 import enum
 
 import numpy as np
 
 from council.engine import board as _board
+from council.engine._raw import raw_to_struct, struct_to_raw
 
 cdef extern from *:
     """
@@ -879,16 +882,6 @@ cdef int random_playout(GameState* s, int max_actions) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Setup.
 
-# A new game's RNG comes from its seed one-way: splitmix64's output function over the seed
-# and a domain constant ("council4"), fed forward (added to the seed) and mixed again. The
-# rng word of a full state then gives its seed back only by trying seeds, which a secret
-# random 64-bit seed defeats (docs/service.md, "Seeds").
-cdef inline uint64_t game_rng(uint64_t seed) noexcept nogil:
-    cdef uint64_t r = seed ^ <uint64_t>0x636F756E63696C34
-    r = next_random(&r) + seed
-    return next_random(&r)
-
-
 cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
                      int assistant_supply, bint permit_tie_all, bint nobility_on_pass,
                      uint64_t seed) noexcept nogil:
@@ -903,7 +896,7 @@ cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
     s.assistant_supply = assistant_supply
     s.permit_tie_all = permit_tie_all
     s.nobility_on_pass = nobility_on_pass
-    s.rng = game_rng(seed)
+    s.rng = game_rng(seed, <uint64_t>0x636F756E63696C34)  # "council4"
     s.viewer = -1
     s.end_trigger = -1
     s.king_city = LAYOUT_KING[layout]
@@ -1030,13 +1023,6 @@ cdef void determinize(GameState* s, uint64_t seed) noexcept nogil:
 cdef GameState _layout_probe
 STATE_DTYPE = np.asarray(<GameState[:1]>(&_layout_probe)).dtype
 assert STATE_DTYPE.itemsize == sizeof(GameState)
-# (name, element dtype, shape) of every field.
-_FIELDS = tuple(
-    (name, STATE_DTYPE.fields[name][0].base, STATE_DTYPE.fields[name][0].shape)
-    for name in STATE_DTYPE.names
-)
-_FIELD_NAMES = frozenset(STATE_DTYPE.names)
-_SUBARRAY = frozenset(name for name, _, shape in _FIELDS if shape)
 # Pickles carry the struct's bytes, valid only for this layout.
 _LAYOUT = repr(STATE_DTYPE)
 
@@ -1252,36 +1238,16 @@ cdef class State:
     def to_raw(self):
         """Every field of the C struct as plain Python ints and (nested) lists, keyed by
         the member names (``STATE_DTYPE.names``, in declaration order)."""
-        values = _struct_array(&self.s).tolist()[0]  # subarray fields come as ndarrays
-        return {
-            name: value.tolist() if name in _SUBARRAY else value
-            for name, value in zip(STATE_DTYPE.names, values)
-        }
+        return struct_to_raw(_struct_array(&self.s), STATE_DTYPE)
 
     @staticmethod
     def from_raw(dict raw):
         """Inverse of to_raw: the keys must be exactly the struct's members, and each value
         must fit its member (shape and integer range). No other validation: use
         council.engine.serialize for input."""
-        if raw.keys() != _FIELD_NAMES:
-            missing = sorted(_FIELD_NAMES - raw.keys())
-            unknown = sorted(map(str, raw.keys() - _FIELD_NAMES))
-            raise ValueError(f"raw state: missing fields {missing}, unknown fields {unknown}")
         cdef State st = State.__new__(State)
         memset(&st.s, 0, sizeof(GameState))
-        array = _struct_array(&st.s)
-        for name in STATE_DTYPE.names:
-            try:
-                array[name][0] = raw[name]
-            except (ValueError, TypeError, OverflowError) as e:
-                raise type(e)(f"raw state: {name}: {e}") from None
-        # NumPy casts and broadcasts what it writes (1.5 -> 1, a scalar or a 1-element
-        # list -> every entry): refuse any value that does not read back as given.
-        back = st.to_raw()
-        if back != raw:
-            name, dtype, shape = next(f for f in _FIELDS if back[f[0]] != raw[f[0]])
-            raise ValueError(f"raw state: {name}: {raw[name]!r} does not fit the struct's "
-                             f"{dtype} field of shape {shape}")
+        raw_to_struct(raw, _struct_array(&st.s), STATE_DTYPE)
         return st
 
     def __reduce__(self):

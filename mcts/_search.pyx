@@ -18,10 +18,11 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from council.engine._core cimport (
-    GameState, State, legal_actions, apply_action, determinize, next_random,
-    random_below, provisional_vp, end_awards, winners_mask, payment_cost,
+    GameState, State, legal_actions, apply_action, determinize, provisional_vp, end_awards,
+    winners_mask, payment_cost,
     MAX_PLAYERS, N_ACTIONS, A_PAY, N_KINDS, K_PAY, action_kind,
 )
+from council.engine._random cimport next_random, random_below
 from council.mcts._evaluation cimport (
     ValueNet, value_win_chances, fill_value_net, PolicyNet, policy_priors, fill_policy_net,
 )

@@ -281,11 +281,19 @@ def test_board_data_is_reachable_as_package_resource():
 def test_engine_exports():
     import council.engine as engine
     from council.engine._core import Decision, IllegalActionError, State
+    from council.engine._the_council import TheCouncilState
     from council.engine.config import GameConfig
 
-    assert sorted(engine.__all__) == ["Decision", "GameConfig", "IllegalActionError", "State"]
+    assert sorted(engine.__all__) == [
+        "Decision",
+        "GameConfig",
+        "IllegalActionError",
+        "State",
+        "TheCouncilState",
+    ]
     assert engine.Decision is Decision
     assert engine.State is State
+    assert engine.TheCouncilState is TheCouncilState
     assert engine.GameConfig is GameConfig
     assert engine.IllegalActionError is IllegalActionError
     assert issubclass(IllegalActionError, ValueError)

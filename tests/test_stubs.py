@@ -30,6 +30,7 @@ COMPILED = {
     "council.engine._document": "engine/_document.pyi",
     "council.engine._status": "engine/_status.pyi",
     "council.engine._bench": "engine/_bench.pyi",
+    "council.engine._the_council": "engine/_the_council.pyi",
     "council.mcts._search": "mcts/_search.pyi",
     "council.mcts._evaluation": "mcts/_evaluation.pyi",
 }

@@ -11,14 +11,23 @@ Also the action ids, the constants of ``engine/_the_council.pxd`` the tests need
 
 from __future__ import annotations
 
-from council.engine._the_council import ACTION_OFFSETS, CARD_NAMES, SUITS, TheCouncilState
+from council.engine._the_council import (
+    ACTION_OFFSETS,
+    CARD_NAMES,
+    LOCATIONS,
+    PHASES,
+    SUITS,
+    TheCouncilState,
+)
 
-N_CARDS = 44
+N_CARDS = len(CARD_NAMES)
 MOONS, SUNS, WAVES, LEAVES, WYRMS, KNOTS = range(6)
 
-# Card locations (card_loc) and phases, as in _the_council.pxd.
-LOC_DECK, LOC_PACK, LOC_DRAFTED, LOC_FACEDOWN, LOC_SPENT, LOC_EVENT = 0, 1, 6, 11, 16, 17
-PH_DRAFT, PH_BID, PH_REVEAL, PH_OVER = range(4)
+# Card locations (card_loc) and phases, as the core numbers them.
+LOC_DECK, LOC_PACK, LOC_DRAFTED, LOC_FACEDOWN, LOC_SPENT, LOC_EVENT, LOC_UNKNOWN = (
+    LOCATIONS[name] for name in ("deck", "pack", "drafted", "facedown", "spent", "event", "unknown")
+)
+PH_DRAFT, PH_BID, PH_REVEAL, PH_OVER = (PHASES.index(p) for p in ("draft", "bid", "reveal", "over"))
 NO_CARD = 99  # low_card of a seat that revealed nothing
 
 PICK = ACTION_OFFSETS["pick"]

@@ -1,0 +1,738 @@
+"""Compiled rules core of The Council, the Decktet drafting-and-bidding game for 3-5 seats.
+
+The game and the rulings it follows (TC1 ...) are in docs/the-council.md. The state is one
+C struct (``_the_council.pxd``); the rules functions take a pointer to it, run without the
+GIL and never allocate. ``TheCouncilState`` wraps the struct for Python.
+
+>>> state = TheCouncilState.new_game(players=4, seed=7)
+>>> state.phase, state.hand, state.current_player
+('draft', 1, 0)
+>>> pick = state.legal_actions()[0]
+>>> state.action_to_text(pick)
+'pick The Savage'
+>>> state.action_from_text("pick The Savage") == pick
+True
+>>> state.apply(pick)
+>>> state.view(1).determinize(seed=3).current_player
+1
+"""
+
+from libc.string cimport memcmp, memcpy, memset
+from libc.stdint cimport int8_t, uint64_t
+
+import json
+from importlib import resources
+
+import numpy as np
+
+from council.engine._core import IllegalActionError
+from council.engine._raw import raw_to_struct, struct_to_raw
+from council.engine._random cimport game_rng, next_random, random_below
+
+# ---------------------------------------------------------------------------------------
+# Card tables (TC1), from the package's card list.
+
+_DATA = json.loads(resources.files("council.engine").joinpath("data/decktet.json").read_text())
+SUITS = tuple(_DATA["suits"])
+RANK_ORDER = tuple(_DATA["rank_order"])
+CARD_NAMES = tuple(card["name"] for card in _DATA["cards"])
+_KIND_OF_RANK = {"Ace": CK_ACE, "Pawn": CK_PAWN, "Court": CK_COURT, "Crown": CK_CROWN}
+PHASES = ("draft", "bid", "reveal", "over")
+# The card_loc codes of the raw form: a pack, a seat's drafted cards and a pack's face-down
+# discard are the code plus the pack or seat.
+LOCATIONS = {"deck": LOC_DECK, "pack": LOC_PACK, "drafted": LOC_DRAFTED,
+             "facedown": LOC_FACEDOWN, "spent": LOC_SPENT, "event": LOC_EVENT,
+             "unknown": LOC_UNKNOWN}
+
+
+def _fill_card_tables():
+    if len(SUITS) != TC_N_SUITS or len(CARD_NAMES) != TC_N_CARDS:
+        raise ImportError("engine/data/decktet.json does not match the compiled core's sizes")
+    for c, card in enumerate(_DATA["cards"]):
+        rank = card["rank"]
+        CARD_KIND[c] = _KIND_OF_RANK.get(rank, CK_NUMBER)
+        CARD_ORDER[c] = RANK_ORDER.index(rank)
+        CARD_VALUE[c] = 1 if rank == "Ace" else int(rank) if rank.isdigit() else 0
+        CARD_SUITS[c] = sum(1 << SUITS.index(suit) for suit in card["suits"])
+
+
+_fill_card_tables()
+
+cdef enum:
+    # Bid keys (TC10): an Ace's unlimited chips, then the bid, then the tie-breaking number.
+    ACE_BID = 1000
+    TIE_SCALE = 16
+
+# ---------------------------------------------------------------------------------------
+# Small helpers.
+
+cdef inline int pack_holder(TCState* s, int pack) noexcept nogil:
+    """The seat holding `pack` in this draft round (packs pass to seat + 1)."""
+    return (pack + s.draft_round) % s.n_players
+
+
+cdef inline int held_pack(TCState* s, int seat) noexcept nogil:
+    # Kept non-negative: C's % (cdivision) keeps the sign of a negative left side.
+    return (seat + TC_DRAFT_ROUNDS * s.n_players - s.draft_round) % s.n_players
+
+
+cdef inline int8_t add_rank(int8_t rank) noexcept nogil:
+    return rank + 1 if rank < TC_MAX_RANK else rank
+
+
+cdef int drafted_cards(TCState* s, int seat, int* out) noexcept nogil:
+    """The cards face up in front of `seat`, in id order."""
+    cdef int c, n = 0
+    for c in range(TC_N_CARDS):
+        if s.card_loc[c] == LOC_DRAFTED + seat:
+            out[n] = c
+            n += 1
+    return n
+
+
+cdef void shuffle(int8_t* cards, int n, uint64_t* rng) noexcept nogil:
+    cdef int i, j
+    cdef int8_t tmp
+    for i in range(n - 1, 0, -1):
+        j = random_below(rng, i + 1)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+
+
+# ---------------------------------------------------------------------------------------
+# Setup and the flow of a hand.
+
+cdef void deal_hand(TCState* s) noexcept nogil:
+    """A fresh deck of all the cards, shuffled, and six cards to each seat (TC3)."""
+    cdef int c, k, _i
+    for c in range(TC_N_CARDS):
+        s.deck[c] = c
+        s.card_loc[c] = LOC_DECK
+        s.card_pending[c] = 0
+    shuffle(s.deck, TC_N_CARDS, &s.rng)
+    s.deck_n = TC_N_CARDS
+    for k in range(TC_MAX_PLAYERS):
+        s.pack_n[k] = 0
+        s.pack_seen[k] = 0
+    for k in range(s.n_players):
+        for _i in range(TC_DEAL):
+            s.deck_n -= 1
+            s.card_loc[s.deck[s.deck_n]] = LOC_PACK + k
+            s.deck[s.deck_n] = -1
+        s.pack_n[k] = TC_DEAL
+        s.pack_seen[k] = 1 << k
+    s.event = -1
+    s.draft_round = 0
+    s.phase = PH_DRAFT
+    s.current = 0
+
+
+cdef void tc_new_game(TCState* s, int n_players, uint64_t seed) noexcept nogil:
+    cdef int p, x
+    memset(s, 0, sizeof(TCState))
+    s.rng = game_rng(seed, <uint64_t>0x74686563636C3031)  # "theccl01"
+    s.n_players = n_players
+    s.viewer = -1
+    s.hand = 1
+    s.dealer = 0
+    s.starter = 0
+    s.next_starter = -1
+    for x in range(TC_N_SUITS):
+        s.empire[x] = TC_MAX_RANK
+    for p in range(TC_MAX_PLAYERS):
+        s.low_card[p] = TC_NO_CARD
+    deal_hand(s)
+
+
+cdef void end_draft_round(TCState* s) noexcept nogil:
+    """Reveal the round's picks, take their chips, pass the packs (TC4, TC5)."""
+    cdef int c, k, seat, x
+    for c in range(TC_N_CARDS):
+        if s.card_pending[c] and s.card_loc[c] < LOC_DRAFTED:
+            k = s.card_loc[c] - LOC_PACK
+            seat = pack_holder(s, k)
+            s.card_pending[c] = 0
+            s.card_loc[c] = LOC_DRAFTED + seat
+            s.pack_n[k] -= 1
+            for x in range(TC_N_SUITS):
+                if CARD_SUITS[c] >> x & 1:
+                    s.chips[seat][x] += 1
+    s.draft_round += 1
+    s.current = 0
+    if s.draft_round < TC_DRAFT_ROUNDS:
+        for k in range(s.n_players):
+            s.pack_seen[k] |= 1 << pack_holder(s, k)
+        return
+    for c in range(TC_N_CARDS):
+        if LOC_PACK <= s.card_loc[c] < LOC_DRAFTED:
+            k = s.card_loc[c] - LOC_PACK
+            s.card_loc[c] = LOC_FACEDOWN + k
+            s.pack_n[k] = 0
+    start_event(s)
+
+
+cdef void start_event(TCState* s) noexcept nogil:
+    cdef int p, x
+    s.deck_n -= 1
+    s.event = s.deck[s.deck_n]
+    s.deck[s.deck_n] = -1
+    s.card_loc[s.event] = LOC_EVENT
+    s.starter = s.next_starter if s.next_starter >= 0 else s.dealer
+    s.current = s.starter
+    s.bids_done = 0
+    s.bid_floor = 0
+    s.phase = PH_BID
+    for p in range(TC_MAX_PLAYERS):
+        for x in range(TC_N_SUITS):
+            s.bid[p][x] = 0
+
+
+cdef void resolve_event(TCState* s) noexcept nogil:
+    """Reveal the chosen cards and resolve the event (TC8 - TC12)."""
+    cdef int n = s.n_players
+    cdef int c, p, x, q, best, worst, total = 0, pos
+    cdef bint success, shared
+    cdef int suits = CARD_SUITS[s.event]
+    cdef int key[TC_MAX_PLAYERS][TC_N_SUITS]    # TC10's order: bid, then the number
+    cdef int amount[TC_MAX_PLAYERS][TC_N_SUITS]
+    for p in range(n):
+        s.low_card[p] = TC_NO_CARD
+        for x in range(TC_N_SUITS):
+            amount[p][x] = s.bid[p][x]
+            key[p][x] = 0
+    # Crowns first; Aces, Pawns and numbers act in the event's suits only (TC9, TC12).
+    for c in range(TC_N_CARDS):
+        if not (s.card_pending[c] and s.card_loc[c] >= LOC_DRAFTED
+                and s.card_loc[c] < LOC_FACEDOWN):
+            continue
+        p = s.card_loc[c] - LOC_DRAFTED
+        if CARD_ORDER[c] < s.low_card[p]:
+            s.low_card[p] = CARD_ORDER[c]
+        for x in range(TC_N_SUITS):
+            if not CARD_SUITS[c] >> x & 1:
+                continue
+            if CARD_KIND[c] == CK_CROWN:
+                s.ranks[p][x] = add_rank(s.ranks[p][x])
+            elif not suits >> x & 1:
+                continue
+            elif CARD_KIND[c] == CK_ACE:
+                amount[p][x] += ACE_BID
+            elif CARD_KIND[c] == CK_PAWN:
+                amount[p][x] += 1
+            elif CARD_KIND[c] == CK_NUMBER and TIE_SCALE - CARD_VALUE[c] > key[p][x]:
+                key[p][x] = TIE_SCALE - CARD_VALUE[c]
+    for p in range(n):
+        for x in range(TC_N_SUITS):
+            if suits >> x & 1:
+                total += amount[p][x]
+                key[p][x] += amount[p][x] * TIE_SCALE
+    success = total >= CARD_VALUE[s.event]
+    for x in range(TC_N_SUITS):
+        if not suits >> x & 1:
+            continue
+        best = 0
+        worst = 0
+        for p in range(1, n):
+            if key[p][x] > key[best][x]:
+                best = p
+            if key[p][x] < key[worst][x]:
+                worst = p
+        if success:
+            shared = False
+            for q in range(n):
+                shared = shared or (q != best and key[q][x] == key[best][x])
+            if not shared and amount[best][x] > 0:
+                s.ranks[best][x] = add_rank(s.ranks[best][x])
+        else:
+            shared = False
+            for q in range(n):
+                shared = shared or (q != worst and key[q][x] == key[worst][x])
+            if not shared and s.ranks[worst][x] > 0:
+                s.ranks[worst][x] -= 1
+                s.traitors[worst] += 1
+            if s.empire[x] > 0:
+                s.empire[x] -= 1
+    # Courts pay on a failure; every revealed card is spent (TC8).
+    for c in range(TC_N_CARDS):
+        if s.card_pending[c] and s.card_loc[c] >= LOC_DRAFTED and s.card_loc[c] < LOC_FACEDOWN:
+            if CARD_KIND[c] == CK_COURT and not success:
+                s.traitors[s.card_loc[c] - LOC_DRAFTED] += 1
+            s.card_pending[c] = 0
+            s.card_loc[c] = LOC_SPENT
+    # The lowest revealed card starts the next event; equal ranks: the earlier bidder.
+    s.next_starter = -1
+    for pos in range(n):
+        p = (s.starter + pos) % n
+        if s.low_card[p] != TC_NO_CARD and (
+                s.next_starter < 0 or s.low_card[p] < s.low_card[s.next_starter]):
+            s.next_starter = p
+    if collapsed_suits(s) or s.hand >= TC_MAX_HANDS:
+        end_game(s)
+        return
+    s.hand += 1
+    s.dealer = (s.dealer + 1) % n
+    deal_hand(s)
+
+
+cdef int collapsed_suits(TCState* s) noexcept nogil:
+    """Bit x: some seat has more ranks in suit x than the empire."""
+    cdef int p, x, mask = 0
+    for x in range(TC_N_SUITS):
+        for p in range(s.n_players):
+            if s.ranks[p][x] > s.empire[x]:
+                mask |= 1 << x
+    return mask
+
+
+cdef void end_game(TCState* s) noexcept nogil:
+    """Score the collapse: traitor chips, plus ranks in the suits where the empire fell
+    below a seat, doubled above the empire."""
+    cdef int p, x, mask = collapsed_suits(s)
+    for p in range(s.n_players):
+        s.score[p] = s.traitors[p]
+        for x in range(TC_N_SUITS):
+            if mask >> x & 1:
+                s.score[p] += s.ranks[p][x] * (2 if s.ranks[p][x] > s.empire[x] else 1)
+    s.phase = PH_OVER
+    s.current = -1
+
+
+cdef int tc_winners_mask(TCState* s) noexcept nogil:
+    """The seats that win a finished game: the highest score; among tied seats the one
+    that revealed the lowest-ranked card in the last event, the earlier bidder at equal
+    ranks (TC13); shared if none of them revealed a card."""
+    cdef int p, pos, top = -1, mask = 0, pick = -1
+    for p in range(s.n_players):
+        if s.score[p] > top:
+            top = s.score[p]
+            mask = 0
+        if s.score[p] == top:
+            mask |= 1 << p
+    for pos in range(s.n_players):
+        p = (s.starter + pos) % s.n_players
+        if mask >> p & 1 and s.low_card[p] != TC_NO_CARD and (
+                pick < 0 or s.low_card[p] < s.low_card[pick]):
+            pick = p
+    return 1 << pick if pick >= 0 else mask
+
+
+# ---------------------------------------------------------------------------------------
+# Actions.
+
+cdef int tc_legal_actions(TCState* s, int* out) noexcept nogil:
+    """The legal actions of the seat to act, in increasing order."""
+    cdef int c, x, k, n = 0, seat = s.current
+    cdef int cards[TC_N_CARDS]
+    if s.phase == PH_DRAFT:
+        k = held_pack(s, seat)
+        for c in range(TC_N_CARDS):
+            if s.card_loc[c] == LOC_PACK + k:
+                out[n] = TA_PICK + c
+                n += 1
+    elif s.phase == PH_BID:
+        for x in range(s.bid_floor, TC_N_SUITS):
+            if CARD_SUITS[s.event] >> x & 1 and s.chips[seat][x] > 0:
+                out[n] = TA_BID + x
+                n += 1
+        out[n] = TA_END_BID
+        n += 1
+    elif s.phase == PH_REVEAL:
+        for k in range(1 << drafted_cards(s, seat, cards)):
+            out[n] = TA_REVEAL + k
+            n += 1
+    return n
+
+
+cdef bint tc_is_legal(TCState* s, int action) noexcept nogil:
+    cdef int actions[TC_N_ACTIONS]
+    cdef int i, n = tc_legal_actions(s, actions)
+    for i in range(n):
+        if actions[i] == action:
+            return True
+    return False
+
+
+cdef void tc_apply(TCState* s, int action) noexcept nogil:
+    """Apply a legal action (the caller checks legality)."""
+    cdef int i, n, seat = s.current
+    cdef int cards[TC_N_CARDS]
+    s.action_count += 1
+    if action < TA_BID:
+        s.card_pending[action - TA_PICK] = 1
+        s.current += 1
+        if s.current == s.n_players:
+            end_draft_round(s)
+    elif action < TA_END_BID:
+        s.chips[seat][action - TA_BID] -= 1
+        s.bid[seat][action - TA_BID] += 1
+        s.bid_floor = action - TA_BID
+    elif action == TA_END_BID:
+        s.phase = PH_REVEAL
+    else:
+        n = drafted_cards(s, seat, cards)
+        for i in range(n):
+            if (action - TA_REVEAL) >> i & 1:
+                s.card_pending[cards[i]] = 1
+        s.bids_done += 1
+        if s.bids_done == s.n_players:
+            resolve_event(s)
+        else:
+            s.current = (seat + 1) % s.n_players
+            s.phase = PH_BID
+            s.bid_floor = 0
+
+
+# ---------------------------------------------------------------------------------------
+# Hidden information (TC15).
+
+cdef inline bint seat_knows(TCState* s, int seat, int c) noexcept nogil:
+    cdef int loc = s.card_loc[c]
+    if loc == LOC_DECK:
+        return False
+    if loc < LOC_DRAFTED:
+        return s.pack_seen[loc - LOC_PACK] >> seat & 1
+    if LOC_FACEDOWN <= loc < LOC_SPENT:
+        return s.pack_seen[loc - LOC_FACEDOWN] >> seat & 1
+    return True
+
+
+cdef void tc_make_view(TCState* s, int seat) noexcept nogil:
+    """Erase what `seat` cannot know: the deck's order, cards of packs it has not held,
+    and the other seats' secret picks and card choices."""
+    cdef int c
+    for c in range(TC_N_CARDS):
+        if not seat_knows(s, seat, c):
+            s.card_loc[c] = LOC_UNKNOWN
+        if s.card_pending[c] and s.card_loc[c] != LOC_UNKNOWN:
+            if s.card_loc[c] < LOC_DRAFTED:
+                if pack_holder(s, s.card_loc[c] - LOC_PACK) != seat:
+                    s.card_pending[c] = 0
+            elif s.card_loc[c] - LOC_DRAFTED != seat:
+                s.card_pending[c] = 0
+        if s.card_loc[c] == LOC_UNKNOWN:
+            s.card_pending[c] = 0
+    for c in range(TC_N_CARDS):
+        s.deck[c] = -1
+    s.viewer = seat
+    s.rng = 0
+
+
+cdef void tc_determinize(TCState* s, uint64_t seed) noexcept nogil:
+    """A full state consistent with the view: the unknown cards dealt at random among the
+    places the viewer cannot see, and each secret choice of another seat drawn uniformly
+    (a pick among its pack's cards; each chosen card by a fair coin)."""
+    cdef int8_t unknown[TC_N_CARDS]
+    cdef int8_t slots[TC_N_CARDS]
+    cdef int8_t placed[LOC_UNKNOWN]
+    cdef int8_t options[TC_N_CARDS]
+    cdef int c, i, _i, k, p, pos, n_unknown = 0, n_slots = 0, n_options, seat = s.viewer
+    cdef int cards[TC_N_CARDS]
+    s.rng = game_rng(seed, <uint64_t>0x6465746572637431)  # "determ" "ct1"
+    memset(placed, 0, sizeof(placed))
+    for c in range(TC_N_CARDS):
+        if s.card_loc[c] == LOC_UNKNOWN:
+            unknown[n_unknown] = c
+            n_unknown += 1
+        else:
+            placed[s.card_loc[c]] += 1
+    # The places the viewer cannot see: the rest of each pack, the face-down discards of
+    # the packs it never held, and the deck (filled last, bottom first).
+    for k in range(s.n_players):
+        for _i in range(s.pack_n[k] - placed[LOC_PACK + k]):
+            slots[n_slots] = LOC_PACK + k
+            n_slots += 1
+        if s.draft_round == TC_DRAFT_ROUNDS and not placed[LOC_FACEDOWN + k]:
+            slots[n_slots] = LOC_FACEDOWN + k
+            n_slots += 1
+    shuffle(unknown, n_unknown, &s.rng)
+    for i in range(n_unknown):
+        c = unknown[i]
+        if i < n_slots:
+            s.card_loc[c] = slots[i]
+        else:
+            s.card_loc[c] = LOC_DECK
+            s.deck[i - n_slots] = c
+    # Secret picks of the seats before the current one in this draft round.
+    if s.phase == PH_DRAFT:
+        for p in range(s.current):
+            if p == seat:
+                continue
+            k = held_pack(s, p)
+            n_options = 0
+            for c in range(TC_N_CARDS):
+                if s.card_loc[c] == LOC_PACK + k:
+                    options[n_options] = c
+                    n_options += 1
+            s.card_pending[options[random_below(&s.rng, n_options)]] = 1
+    # Secret card choices of the seats that have finished their bid.
+    elif s.phase == PH_BID or s.phase == PH_REVEAL:
+        for pos in range(s.bids_done):
+            p = (s.starter + pos) % s.n_players
+            if p == seat:
+                continue
+            for i in range(drafted_cards(s, p, cards)):
+                s.card_pending[cards[i]] = next_random(&s.rng) >> 63
+    s.viewer = -1
+
+
+# ---------------------------------------------------------------------------------------
+# Python wrapper.
+
+cdef TCState _layout_probe
+STATE_DTYPE = np.asarray(<TCState[:1]>(&_layout_probe)).dtype
+assert STATE_DTYPE.itemsize == sizeof(TCState)
+NUM_ACTIONS = TC_N_ACTIONS
+ACTION_OFFSETS = {"pick": TA_PICK, "bid": TA_BID, "end_bid": TA_END_BID, "reveal": TA_REVEAL}
+
+
+cdef class TheCouncilState:
+    """A position of The Council: a full state, or one seat's view of it."""
+
+    @staticmethod
+    def new_game(int players=4, seed=0):
+        """A new game for 3-5 seats, its deck shuffled from `seed` (any integer, taken
+        modulo 2**64)."""
+        if not TC_MIN_PLAYERS <= players <= TC_MAX_PLAYERS:
+            raise ValueError(f"players: The Council seats {TC_MIN_PLAYERS} to "
+                             f"{TC_MAX_PLAYERS}, got {players}")
+        cdef TheCouncilState st = TheCouncilState.__new__(TheCouncilState)
+        tc_new_game(&st.s, players, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        return st
+
+    def clone(self):
+        cdef TheCouncilState st = TheCouncilState.__new__(TheCouncilState)
+        memcpy(&st.s, &self.s, sizeof(TCState))
+        return st
+
+    __copy__ = clone
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    # -- the position --------------------------------------------------------------------
+    @property
+    def n_players(self):
+        return self.s.n_players
+
+    @property
+    def current_player(self):
+        """The seat to act (-1 once the game is over)."""
+        return self.s.current
+
+    @property
+    def viewer(self):
+        """-1 for a full state; the seat whose view this is otherwise."""
+        return self.s.viewer
+
+    @property
+    def is_view(self):
+        return self.s.viewer >= 0
+
+    def is_terminal(self):
+        return self.s.phase == PH_OVER
+
+    @property
+    def phase(self):
+        """'draft', 'bid' (offering chips), 'reveal' (choosing cards) or 'over'."""
+        return PHASES[self.s.phase]
+
+    @property
+    def hand(self):
+        return self.s.hand
+
+    @property
+    def action_count(self):
+        return self.s.action_count
+
+    @property
+    def event(self):
+        """The event card's id, or None during the draft."""
+        return None if self.s.event < 0 else self.s.event
+
+    def drafted(self, int seat):
+        """The card ids face up in front of `seat`, in id order."""
+        self._check_seat(seat)
+        cdef int cards[TC_N_CARDS]
+        return [cards[i] for i in range(drafted_cards(&self.s, seat, cards))]
+
+    def _check_seat(self, int seat):
+        if not 0 <= seat < self.s.n_players:
+            raise ValueError(f"seat must be in 0..{self.s.n_players - 1}, got {seat}")
+
+    def _require_full(self, what):
+        if self.s.viewer >= 0:
+            raise ValueError(f"{what} needs a full state; this is the view of seat "
+                             f"{self.s.viewer} (call determinize(seed) first)")
+
+    # -- actions -------------------------------------------------------------------------
+    def legal_actions(self):
+        """Legal action ids for the seat to act, in increasing order."""
+        self._require_full("legal_actions")
+        cdef int buf[TC_N_ACTIONS]
+        cdef int n = tc_legal_actions(&self.s, buf)
+        return [buf[i] for i in range(n)]
+
+    def is_legal(self, int action):
+        self._require_full("is_legal")
+        return 0 <= action < TC_N_ACTIONS and tc_is_legal(&self.s, action)
+
+    def apply(self, int action):
+        """Apply a legal action in place. Raises IllegalActionError otherwise."""
+        self._require_full("apply")
+        if self.s.phase == PH_OVER:
+            raise IllegalActionError("the game is over")
+        if not 0 <= action < TC_N_ACTIONS:
+            raise IllegalActionError(f"action {action} is not legal here: action ids are "
+                                     f"0..{TC_N_ACTIONS - 1}")
+        if not tc_is_legal(&self.s, action):
+            raise IllegalActionError(f"action {action} ({self._action_text(action)}) is "
+                                     f"not legal here")
+        tc_apply(&self.s, action)
+
+    def child(self, int action):
+        st = self.clone()
+        st.apply(action)
+        return st
+
+    def action_to_text(self, int action):
+        """The text form of an action of the seat to act: 'pick The Author', 'bid Moons',
+        'end bid', 'reveal Ace of Moons, The Author' or 'reveal nothing'."""
+        if not 0 <= action < TC_N_ACTIONS:
+            raise ValueError(f"action must be in 0..{TC_N_ACTIONS - 1}, got {action}")
+        return self._action_text(action)
+
+    def _action_text(self, int action):
+        if action < TA_BID:
+            return f"pick {CARD_NAMES[action - TA_PICK]}"
+        if action < TA_END_BID:
+            return f"bid {SUITS[action - TA_BID]}"
+        if action == TA_END_BID:
+            return "end bid"
+        if self.s.current < 0:
+            return f"reveal mask {action - TA_REVEAL}"
+        cards = self.drafted(self.s.current)
+        chosen = [CARD_NAMES[c] for i, c in enumerate(cards) if (action - TA_REVEAL) >> i & 1]
+        if (action - TA_REVEAL) >> len(cards):
+            return f"reveal mask {action - TA_REVEAL}"
+        return "reveal " + (", ".join(chosen) if chosen else "nothing")
+
+    def action_from_text(self, str text):
+        """Inverse of action_to_text for the seat to act (ValueError naming the problem)."""
+        verb, _, rest = text.strip().partition(" ")
+        rest = rest.strip()
+        if verb == "pick":
+            if rest not in CARD_NAMES:
+                raise ValueError(f"unknown card {rest!r}")
+            return TA_PICK + CARD_NAMES.index(rest)
+        if verb == "bid":
+            if rest not in SUITS:
+                raise ValueError(f"unknown suit {rest!r}; suits: {', '.join(SUITS)}")
+            return TA_BID + SUITS.index(rest)
+        if text.split() == ["end", "bid"]:
+            return TA_END_BID
+        if verb == "reveal":
+            if self.s.current < 0:
+                raise ValueError("the game is over")
+            cards = self.drafted(self.s.current)
+            mask = 0
+            if rest != "nothing":
+                for name in (part.strip() for part in rest.split(",")):
+                    if name not in CARD_NAMES:
+                        raise ValueError(f"unknown card {name!r}")
+                    if CARD_NAMES.index(name) not in cards:
+                        raise ValueError(f"{name} is not in front of seat {self.s.current}")
+                    mask |= 1 << cards.index(CARD_NAMES.index(name))
+            return TA_REVEAL + mask
+        raise ValueError(f"not an action of The Council: {text!r} (pick CARD, bid SUIT, "
+                         f"end bid, reveal CARDS or reveal nothing)")
+
+    # -- hidden information --------------------------------------------------------------
+    def view(self, int seat):
+        """What `seat` may know (TC15)."""
+        self._check_seat(seat)
+        if self.s.viewer >= 0 and self.s.viewer != seat:
+            raise ValueError(f"this is already the view of seat {self.s.viewer}")
+        cdef TheCouncilState st = self.clone()
+        tc_make_view(&st.s, seat)
+        return st
+
+    def determinize(self, seed):
+        """A full state consistent with this view, its hidden parts drawn from `seed`."""
+        if self.s.viewer < 0:
+            raise ValueError("determinize needs a view (call view(seat) first)")
+        cdef TheCouncilState st = self.clone()
+        tc_determinize(&st.s, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        return st
+
+    # -- outcome -------------------------------------------------------------------------
+    def scores(self):
+        """Each seat's score: final once the game is over, all zeros before."""
+        return [self.s.score[p] for p in range(self.s.n_players)]
+
+    def winners(self):
+        """The seats that win a finished game (TC13); [] before the end."""
+        if self.s.phase != PH_OVER:
+            return []
+        cdef int mask = tc_winners_mask(&self.s)
+        return [p for p in range(self.s.n_players) if mask >> p & 1]
+
+    def returns(self):
+        """1/k for each of k winners, 0 for the others; all zeros before the end."""
+        w = self.winners()
+        return [1.0 / len(w) if p in w else 0.0 for p in range(self.s.n_players)]
+
+    def random_playout(self, seed):
+        """Play uniformly random actions in place until the end; returns actions played."""
+        self._require_full("random_playout")
+        cdef uint64_t rng = game_rng(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), 0)
+        cdef int buf[TC_N_ACTIONS]
+        cdef int n, steps = 0
+        with nogil:
+            while self.s.phase != PH_OVER:
+                n = tc_legal_actions(&self.s, buf)
+                tc_apply(&self.s, buf[random_below(&rng, n)])
+                steps += 1
+        return steps
+
+    # -- raw form, pickle, equality ------------------------------------------------------
+    def to_raw(self):
+        """Every field of the C struct as plain ints and lists, keyed by member name."""
+        return struct_to_raw(_struct_array(&self.s), STATE_DTYPE)
+
+    @staticmethod
+    def from_raw(dict raw):
+        """Inverse of to_raw (the keys exactly the struct's members, each value fitting
+        its member). No other validation."""
+        cdef TheCouncilState st = TheCouncilState.__new__(TheCouncilState)
+        memset(&st.s, 0, sizeof(TCState))
+        raw_to_struct(raw, _struct_array(&st.s), STATE_DTYPE)
+        return st
+
+    def __reduce__(self):
+        return (_state_from_bytes, (repr(STATE_DTYPE), (<char*>&self.s)[:sizeof(TCState)]))
+
+    def __eq__(self, other):
+        if not isinstance(other, TheCouncilState):
+            return NotImplemented
+        return memcmp(&self.s, &(<TheCouncilState>other).s, sizeof(TCState)) == 0
+
+    def __hash__(self):
+        raise TypeError("TheCouncilState is mutable and unhashable")
+
+    def __repr__(self):
+        who = "full state" if self.s.viewer < 0 else f"view of seat {self.s.viewer}"
+        return (f"<TheCouncilState {self.s.n_players} seats, hand {self.s.hand}, "
+                f"{PHASES[self.s.phase]}, seat {self.s.current} to act, {who}>")
+
+
+cdef object _struct_array(TCState* g):
+    return np.frombuffer(<char[:sizeof(TCState)]>(<char*>g), dtype=STATE_DTYPE)
+
+
+def _state_from_bytes(str layout, bytes data):
+    if layout != repr(STATE_DTYPE) or len(data) != sizeof(TCState):
+        raise ValueError("the pickled state has another struct layout than this build's")
+    cdef TheCouncilState st = TheCouncilState.__new__(TheCouncilState)
+    memcpy(&st.s, <const char*>data, sizeof(TCState))
+    return st
