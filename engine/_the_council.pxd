@@ -10,6 +10,7 @@ cdef enum:
     TC_N_CARDS = 44          # the extended Decktet's suited cards (TC1)
     TC_DEAL = 6              # cards dealt to each seat
     TC_DRAFT_ROUNDS = 5      # picks per seat; the sixth card is discarded face down
+    TC_EVENTS = 5            # events per hand, one per drafted card (TC6)
     TC_MAX_RANK = 6
     TC_MAX_HANDS = 20        # TC14
     TC_NO_CARD = 99          # low_card of a seat that revealed nothing
@@ -41,7 +42,7 @@ cdef enum:
     LOC_PACK = 1             # + pack; packs are numbered by the seat dealt them
     LOC_DRAFTED = 6          # + seat: face up in front of it
     LOC_FACEDOWN = 11        # + pack: its last card, discarded face down
-    LOC_SPENT = 16           # revealed in this hand's event
+    LOC_SPENT = 16           # revealed in an event, or an event of this hand before the last
     LOC_EVENT = 17
     LOC_UNKNOWN = 18         # in a view: a card this seat cannot place
 
@@ -65,6 +66,7 @@ ctypedef struct TCState:
     int8_t starter           # the seat that starts (or started) this hand's bidding
     int8_t next_starter      # who starts the next event (TC12); -1: the next dealer
     int8_t bids_done         # seats that have finished their bid in this event
+    int8_t events_done       # events of this hand already resolved
     int8_t event             # the event card; -1 before the draft ends
     int8_t bid_floor         # the current bidder's next chip is of this suit or above
     int8_t deck_n

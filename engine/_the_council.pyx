@@ -123,6 +123,7 @@ cdef void deal_hand(TCState* s) noexcept nogil:
         s.pack_n[k] = TC_DEAL
         s.pack_seen[k] = 1 << k
     s.event = -1
+    s.events_done = 0
     s.draft_round = 0
     s.phase = PH_DRAFT
     s.current = 0
@@ -174,6 +175,8 @@ cdef void end_draft_round(TCState* s) noexcept nogil:
 
 cdef void start_event(TCState* s) noexcept nogil:
     cdef int p, x
+    if s.event >= 0:
+        s.card_loc[s.event] = LOC_SPENT  # the last event's card
     s.deck_n -= 1
     s.event = s.deck[s.deck_n]
     s.deck[s.deck_n] = -1
@@ -267,6 +270,10 @@ cdef void resolve_event(TCState* s) noexcept nogil:
         if s.low_card[p] != TC_NO_CARD and (
                 s.next_starter < 0 or s.low_card[p] < s.low_card[s.next_starter]):
             s.next_starter = p
+    s.events_done += 1
+    if s.events_done < TC_EVENTS:
+        start_event(s)
+        return
     if collapsed_suits(s) or s.hand >= TC_MAX_HANDS:
         end_game(s)
         return
@@ -483,6 +490,8 @@ cdef TCState _layout_probe
 STATE_DTYPE = np.asarray(<TCState[:1]>(&_layout_probe)).dtype
 assert STATE_DTYPE.itemsize == sizeof(TCState)
 NUM_ACTIONS = TC_N_ACTIONS
+EVENTS_PER_HAND = TC_EVENTS
+MAX_HANDS = TC_MAX_HANDS
 ACTION_OFFSETS = {"pick": TA_PICK, "bid": TA_BID, "end_bid": TA_END_BID, "reveal": TA_REVEAL}
 
 
@@ -539,6 +548,12 @@ cdef class TheCouncilState:
 
     @property
     def hand(self):
+        return self.s.hand
+
+    @property
+    def turn(self):
+        """The hand being played: the game's length in the unit that match caps and
+        reports count (Council of Four's turns)."""
         return self.s.hand
 
     @property
@@ -681,6 +696,15 @@ cdef class TheCouncilState:
         """1/k for each of k winners, 0 for the others; all zeros before the end."""
         w = self.winners()
         return [1.0 / len(w) if p in w else 0.0 for p in range(self.s.n_players)]
+
+    def adjudicated(self):
+        """A finished copy of this full state, scored as a collapse now (the scoring of
+        TC14's hand limit); a finished state comes back as a plain copy."""
+        self._require_full("adjudicated")
+        cdef TheCouncilState st = self.clone()
+        if st.s.phase != PH_OVER:
+            end_game(&st.s)
+        return st
 
     def random_playout(self, seed):
         """Play uniformly random actions in place until the end; returns actions played."""

@@ -1,4 +1,5 @@
-"""Game configuration: player count, board layout and the rule variants of RULINGS.md."""
+"""Game configurations: Council of Four's (player count, board layout and the rule variants
+of RULINGS.md) and The Council's (the seat count). Each makes its game's new positions."""
 
 from __future__ import annotations
 
@@ -29,6 +30,12 @@ class GameConfig:
     @property
     def layout_index(self) -> int:
         return LAYOUT_CODES.index(self.layout)
+
+    def new_game(self, seed: int = 0):
+        """``State.new_game(self, seed)``: a new Council of Four game."""
+        from council.engine._core import State
+
+        return State.new_game(self, seed=seed)
 
     def validate(self) -> GameConfig:
         """Raise ValueError naming the field if anything is out of range."""
@@ -61,3 +68,24 @@ class GameConfig:
         if unknown:
             raise ValueError(f"config: unknown field(s) {', '.join(sorted(unknown))}")
         return cls(**data).validate()
+
+
+@dataclass(frozen=True)
+class TheCouncilConfig:
+    """A game of The Council, the Decktet game (docs/the-council.md): 3 to 5 seats.
+
+    >>> TheCouncilConfig(players=5).new_game(seed=1).n_players
+    5
+    """
+
+    players: int = 4
+
+    def validate(self) -> TheCouncilConfig:
+        if not isinstance(self.players, int) or self.players not in (3, 4, 5):
+            raise ValueError(f"players: The Council seats 3, 4 or 5, got {self.players!r}")
+        return self
+
+    def new_game(self, seed: int = 0):
+        from council.engine._the_council import TheCouncilState
+
+        return TheCouncilState.new_game(self.validate().players, seed=seed)

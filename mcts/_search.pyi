@@ -6,6 +6,7 @@ Kept in step with the extension by tests/test_stubs.py.
 from typing import Any
 
 from council.engine._core import State
+from council.engine._the_council import TheCouncilState
 from council.mcts.policy_model import PolicyModel
 from council.mcts.value_model import ValueModel
 
@@ -30,7 +31,7 @@ class Tree:
     elapsed: float
     def __init__(
         self,
-        root: State,
+        root: State | TheCouncilState,
         mode: int,
         params: dict[str, Any],
         seed: int,

@@ -1,5 +1,11 @@
 """Compiled Monte Carlo tree search over engine states.
 
+One search for every game: a tree reaches its game only through the narrow interface of
+``_games.pxd`` (legal actions, apply, the seat to act, the end, chance, determinize); the
+leaf evaluation and the rollout policy are the game's own (Council of Four: the learned
+value and policy models or the hand-set heuristic; The Council: a heuristic and uniform
+rollouts).
+
 One ``Tree`` is one search. In ``MODE_INFOSET`` the root is a seat's *view* and every
 iteration deals a fresh determinization of the hidden cards (single-observer IS-MCTS,
 Cowling, Powley & Whitehouse 2012), selecting among the children available in that
@@ -18,11 +24,19 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from council.engine._core cimport (
-    GameState, State, legal_actions, apply_action, determinize, provisional_vp, end_awards,
-    winners_mask, payment_cost,
+    GameState, State, provisional_vp, end_awards, winners_mask, payment_cost,
     MAX_PLAYERS, N_ACTIONS, A_PAY, N_KINDS, K_PAY, action_kind,
 )
 from council.engine._random cimport next_random, random_below
+from council.engine._the_council cimport (
+    TC_MAX_PLAYERS, TC_MAX_RANK, TC_N_ACTIONS, TC_N_SUITS, PH_OVER, TCState, TheCouncilState,
+    tc_winners_mask,
+)
+from council.mcts._games cimport (
+    ANY_MAX_PLAYERS, ANY_N_ACTIONS, GAME_COUNCIL_OF_FOUR, GAME_THE_COUNCIL, AnyState,
+    any_apply, any_current, any_determinize, any_game_over, any_legal_actions, any_n_players,
+    any_rng, any_viewer,
+)
 from council.mcts._evaluation cimport (
     ValueNet, value_win_chances, fill_value_net, PolicyNet, policy_priors, fill_policy_net,
 )
@@ -31,6 +45,10 @@ from council.engine._core import ACTION_KINDS as _ACTION_KINDS
 
 cdef extern from *:
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
+
+if (ANY_MAX_PLAYERS < max(MAX_PLAYERS, TC_MAX_PLAYERS)
+        or ANY_N_ACTIONS < max(N_ACTIONS, TC_N_ACTIONS)):
+    raise ImportError("mcts/_games.pxd: ANY_MAX_PLAYERS or ANY_N_ACTIONS is too small")
 
 cdef enum:
     MODE_INFOSET = 0
@@ -148,41 +166,89 @@ cdef void estimate_scores(GameState* st, Params* P, double* est) noexcept nogil:
                   + P.w_nobility * st.nobility[p])
 
 
-cdef void evaluate(GameState* st, Params* P, ValueNet* net, double* win,
-                   double* margin) noexcept nogil:
-    """Win chance (the learned model's with EVAL_LEARNED, else the heuristic's softmax) and
-    estimated VP margin over the best opponent, for every player."""
-    cdef double est[MAX_PLAYERS]
-    cdef int p, q, n = st.n_players, mask, winners = 0
-    cdef double best_other, top, z
-    if st.game_over:
-        mask = winners_mask(st)
-        for p in range(n):
-            est[p] = st.vp[p]
-            winners += (mask >> p) & 1
-        for p in range(n):
-            win[p] = (1.0 / winners) if (mask >> p) & 1 else 0.0
-    elif P.evaluator == EVAL_LEARNED:
-        estimate_scores(st, P, est)
-        value_win_chances(st, net, win)
-    else:
-        estimate_scores(st, P, est)
-        top = est[0]
-        for p in range(1, n):
-            if est[p] > top:
-                top = est[p]
-        z = 0.0
-        for p in range(n):
-            win[p] = exp((est[p] - top) / P.temperature)
-            z += win[p]
-        for p in range(n):
-            win[p] /= z
+cdef void share_wins(int mask, int n, double* win) noexcept nogil:
+    """Win 1/k for each of the k seats in `mask`, 0 for the others."""
+    cdef int p, winners = 0
+    for p in range(n):
+        winners += (mask >> p) & 1
+    for p in range(n):
+        win[p] = (1.0 / winners) if (mask >> p) & 1 else 0.0
+
+
+cdef void softmax(double* est, int n, double temperature, double* win) noexcept nogil:
+    """Win chances from estimated scores: their softmax at this score scale."""
+    cdef int p
+    cdef double top = est[0], z = 0.0
+    for p in range(1, n):
+        if est[p] > top:
+            top = est[p]
+    for p in range(n):
+        win[p] = exp((est[p] - top) / temperature)
+        z += win[p]
+    for p in range(n):
+        win[p] /= z
+
+
+cdef void margins(double* est, int n, double* margin) noexcept nogil:
+    """Each seat's estimated score less the best other seat's."""
+    cdef int p, q
+    cdef double best_other
     for p in range(n):
         best_other = -1e9
         for q in range(n):
             if q != p and est[q] > best_other:
                 best_other = est[q]
         margin[p] = est[p] - best_other
+
+
+cdef void evaluate_council_of_four(GameState* st, Params* P, ValueNet* net, double* win,
+                                   double* margin) noexcept nogil:
+    """Win chance (the learned model's with EVAL_LEARNED, else the heuristic's softmax) and
+    estimated VP margin over the best opponent, for every player."""
+    cdef double est[MAX_PLAYERS]
+    cdef int p, n = st.n_players
+    if st.game_over:
+        for p in range(n):
+            est[p] = st.vp[p]
+        share_wins(winners_mask(st), n, win)
+    elif P.evaluator == EVAL_LEARNED:
+        estimate_scores(st, P, est)
+        value_win_chances(st, net, win)
+    else:
+        estimate_scores(st, P, est)
+        softmax(est, n, P.temperature, win)
+    margins(est, n, margin)
+
+
+# The Council's scores run to a few tens: the scale of its heuristic's softmax.
+cdef double THE_COUNCIL_TEMPERATURE = 3.0
+
+
+cdef void evaluate_the_council(TCState* st, double* win, double* margin) noexcept nogil:
+    """Final results, or before the end a heuristic: traitor chips plus ranks weighted by
+    how far the empire has fallen in their suit (doubled above it), as chances by softmax."""
+    cdef double est[TC_MAX_PLAYERS]
+    cdef int p, x, n = st.n_players
+    if st.phase == PH_OVER:
+        for p in range(n):
+            est[p] = st.score[p]
+        share_wins(tc_winners_mask(st), n, win)
+    else:
+        for p in range(n):
+            est[p] = st.traitors[p]
+            for x in range(TC_N_SUITS):
+                est[p] += (st.ranks[p][x] * (TC_MAX_RANK - st.empire[x]) / <double>TC_MAX_RANK
+                           * (2.0 if st.ranks[p][x] > st.empire[x] else 1.0))
+        softmax(est, n, THE_COUNCIL_TEMPERATURE, win)
+    margins(est, n, margin)
+
+
+cdef void evaluate(int game, AnyState* st, Params* P, ValueNet* net, double* win,
+                   double* margin) noexcept nogil:
+    if game == GAME_THE_COUNCIL:
+        evaluate_the_council(&st.tc, win, margin)
+    else:
+        evaluate_council_of_four(&st.cof, P, net, win, margin)
 
 
 cdef int fill_params(Params* P, dict params) except -1:
@@ -230,7 +296,8 @@ cdef class Tree:
     cdef int n_nodes
     cdef int capacity
     cdef int max_nodes
-    cdef GameState root
+    cdef AnyState root
+    cdef int game                 # GAME_COUNCIL_OF_FOUR or GAME_THE_COUNCIL
     cdef int mode
     cdef Params P
     cdef ValueNet net
@@ -238,25 +305,34 @@ cdef class Tree:
     cdef uint64_t rng
     cdef public long long iterations
     cdef public double elapsed
-    cdef int32_t stamp[N_ACTIONS]
-    cdef int32_t index[N_ACTIONS]
+    cdef int32_t stamp[ANY_N_ACTIONS]
+    cdef int32_t index[ANY_N_ACTIONS]
     cdef int32_t generation
     cdef StopFlag stop
 
     def __cinit__(self):
         self.nodes = NULL
 
-    def __init__(self, State root, int mode, dict params, uint64_t seed, int max_nodes,
+    def __init__(self, root, int mode, dict params, uint64_t seed, int max_nodes,
                  StopFlag stop=None, value_model=None, policy_model=None):
+        """`root` is a position of either game: a State (Council of Four) or a
+        TheCouncilState."""
         if max_nodes < 1:
             raise ValueError("max_nodes must be at least 1")
-        if mode == MODE_INFOSET and root.s.viewer < 0:
+        if isinstance(root, State):
+            self.game = GAME_COUNCIL_OF_FOUR
+            self.root.cof = (<State>root).s
+        elif isinstance(root, TheCouncilState):
+            self.game = GAME_THE_COUNCIL
+            self.root.tc = (<TheCouncilState>root).s
+        else:
+            raise TypeError(f"root: a State or a TheCouncilState, not {type(root).__name__}")
+        if mode == MODE_INFOSET and any_viewer(self.game, &self.root) < 0:
             raise ValueError("an information-set search needs a view, not a full state")
-        if mode == MODE_FIXED and root.s.viewer >= 0:
+        if mode == MODE_FIXED and any_viewer(self.game, &self.root) >= 0:
             raise ValueError("a fixed-state search needs a full state")
-        if root.s.game_over:
+        if any_game_over(self.game, &self.root):
             raise ValueError("the game is over: there is nothing to search")
-        self.root = root.s
         self.mode = mode
         self.rng = seed
         next_random(&self.rng)
@@ -274,6 +350,10 @@ cdef class Tree:
         self.nodes[0].player = -1
         self.stop = stop if stop is not None else StopFlag()
         fill_params(&self.P, params)
+        if self.game == GAME_THE_COUNCIL and (self.P.evaluator == EVAL_LEARNED
+                                              or self.P.selection == SELECT_PUCT):
+            raise ValueError("The Council has no learned models yet: search it with "
+                             "evaluator=heuristic and policy=none")
         if self.P.evaluator == EVAL_LEARNED:
             if value_model is None:
                 raise ValueError("the learned evaluator needs a value model")
@@ -318,17 +398,17 @@ cdef class Tree:
         self.nodes[i].margin_sum = 0.0
         return i
 
-    cdef int select_puct(self, GameState* st, int node, int* actions, int n) noexcept nogil:
+    cdef int select_puct(self, AnyState* st, int node, int* actions, int n) noexcept nogil:
         """PUCT over the legal actions of this determinization: the action (an existing
         child's or a new one) maximising Q + c * prior * sqrt(availability) / (1 + visits);
         an untried action's Q is its visited siblings' mean less fpu_reduction."""
-        cdef double prior[N_ACTIONS]
+        cdef double prior[ANY_N_ACTIONS]
         cdef double q_sum = 0.0, fpu, score, best_score = -1e300, sqrt_parent
         cdef int i, a, best = actions[0], v_sum = 0
         cdef bint full
         cdef Node* nd
         cdef Params* P = &self.P
-        policy_priors(st, actions, n, &self.policy, prior)
+        policy_priors(&st.cof, actions, n, &self.policy, prior)  # Council of Four only
         for i in range(n):
             a = actions[i]
             if self.stamp[a] == self.generation:
@@ -336,7 +416,8 @@ cdef class Tree:
                 nd.avail += 1
                 q_sum += nd.reward_sum
                 v_sum += nd.visits
-        fpu = q_sum / v_sum - P.fpu_reduction if v_sum > 0 else 1.0 / st.n_players
+        fpu = (q_sum / v_sum - P.fpu_reduction if v_sum > 0
+               else 1.0 / any_n_players(self.game, st))
         sqrt_parent = sqrt(<double>(self.nodes[node].visits + 1))
         # A full tree grows no new node: choose among the existing children while any is
         # available, so every iteration still reaches a leaf below them.
@@ -357,33 +438,34 @@ cdef class Tree:
         return best
 
     cdef void iterate(self) noexcept nogil:
-        cdef GameState st = self.root
-        cdef int actions[N_ACTIONS]
-        cdef int unexpanded[N_ACTIONS]
+        cdef AnyState st = self.root
+        cdef int game = self.game
+        cdef int actions[ANY_N_ACTIONS]
+        cdef int unexpanded[ANY_N_ACTIONS]
         cdef int n, m, i, a, child, best, node = 0, player, steps
         cdef double score, best_score
-        cdef double win[MAX_PLAYERS]
-        cdef double margin[MAX_PLAYERS]
-        cdef double reward[MAX_PLAYERS]
+        cdef double win[ANY_MAX_PLAYERS]
+        cdef double margin[ANY_MAX_PLAYERS]
+        cdef double reward[ANY_MAX_PLAYERS]
         cdef Node* nd
         cdef Params* P = &self.P
         if self.mode == MODE_INFOSET:
-            determinize(&st, next_random(&self.rng))
+            any_determinize(game, &st, next_random(&self.rng))
         else:
-            st.rng = next_random(&self.rng)
+            any_rng(game, &st)[0] = next_random(&self.rng)
         # Selection and expansion.
-        while not st.game_over:
-            n = legal_actions(&st, actions)
+        while not any_game_over(game, &st):
+            n = any_legal_actions(game, &st, actions)
             self.generation += 1
             child = self.nodes[node].first_child
             while child >= 0:
                 self.stamp[self.nodes[child].action] = self.generation
                 self.index[self.nodes[child].action] = child
                 child = self.nodes[child].next_sibling
-            player = st.current
+            player = any_current(game, &st)
             if P.selection == SELECT_PUCT:
                 a = self.select_puct(&st, node, actions, n)
-                apply_action(&st, a)
+                any_apply(game, &st, a)
                 if self.stamp[a] == self.generation:
                     node = self.index[a]
                     continue
@@ -412,22 +494,28 @@ cdef class Tree:
             if m > 0:
                 a = unexpanded[random_below(&self.rng, m)]
                 child = self.new_node(node, a, player)
-                apply_action(&st, a)
+                any_apply(game, &st, a)
                 if child >= 0:
                     self.nodes[child].avail = 1
                     node = child
                 break
-            apply_action(&st, self.nodes[best].action)
+            any_apply(game, &st, self.nodes[best].action)
             node = best
         # Rollout with the cheap policy, then evaluate.
         steps = 0
-        while not st.game_over and (P.rollout_actions < 0 or steps < P.rollout_actions
-                                    or (P.finish_decisions and st.pending_n > 0)):
-            n = legal_actions(&st, actions)
-            apply_action(&st, policy_pick(&st, actions, n, P, &st.rng))
+        while not any_game_over(game, &st) and (
+                P.rollout_actions < 0 or steps < P.rollout_actions
+                or (P.finish_decisions and game == GAME_COUNCIL_OF_FOUR
+                    and st.cof.pending_n > 0)):
+            n = any_legal_actions(game, &st, actions)
+            if game == GAME_COUNCIL_OF_FOUR:
+                a = policy_pick(&st.cof, actions, n, P, &st.cof.rng)
+            else:
+                a = actions[random_below(&st.tc.rng, n)]
+            any_apply(game, &st, a)
             steps += 1
-        evaluate(&st, P, &self.net, win, margin)
-        for i in range(st.n_players):
+        evaluate(game, &st, P, &self.net, win, margin)
+        for i in range(any_n_players(game, &st)):
             reward[i] = ((1.0 - P.margin_weight) * win[i]
                          + P.margin_weight * (0.5 + 0.5 * tanh(margin[i] / P.margin_scale)))
         # Backpropagation: each node scores the reward of the player who chose it.
@@ -529,7 +617,7 @@ def evaluate_state(State state, dict params):
         raise ValueError("evaluate_state needs a full state")
     fill_params(&P, params)
     P.evaluator = EVAL_HEURISTIC  # the hand-set evaluation, whatever the config says
-    evaluate(&state.s, &P, NULL, win, margin)
+    evaluate_council_of_four(&state.s, &P, NULL, win, margin)
     n = state.s.n_players
     return [win[i] for i in range(n)], [margin[i] for i in range(n)]
 

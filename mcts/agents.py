@@ -29,9 +29,11 @@ from council.mcts.search import (
     SearchConfig,
     SearchLimits,
     SearchResult,
+    default_config,
     search,
     search_full_state,
 )
+from council.mcts.the_council_agents import TheCouncilExpertAgent
 
 
 def _own_legal_actions(view: State, seed: int) -> tuple[State, list[int]]:
@@ -54,12 +56,13 @@ SEARCH_SETTINGS: dict[str, str] = {
 class Agent(Protocol):
     """What the arena, self-play and the ladder use of an agent: a (frozen) dataclass whose
     ``act`` picks an action for the seat to move from its view (the true state if
-    ``sees_true_state``)."""
+    ``sees_true_state``). The view is a position of the agent's game (a State or a
+    TheCouncilState: typed Any, as an agent of one game takes only its own)."""
 
     __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
     sees_true_state: ClassVar[bool]
 
-    def act(self, view: State, seed: int, /) -> int: ...
+    def act(self, view: Any, seed: int, /) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,8 @@ class ISMCTSAgent:
     def analyse(self, view: State, seed: int) -> SearchResult:
         """The whole search result behind ``act`` (root visits and values, for self-play)."""
         limits = SearchLimits(iterations=self.iterations, time_s=self.time_s, threads=self.threads)
-        return search(view, limits, _config(self.settings, self.base_config), seed=seed)
+        base = self.base_config if isinstance(view, State) else default_config(view)
+        return search(view, limits, _config(self.settings, base), seed=seed)
 
 
 @dataclass(frozen=True)
@@ -144,7 +148,7 @@ class PIMCAgent:
 
     def act(self, view: State, seed: int) -> int:
         votes: Counter[int] = Counter()
-        config = _config(self.settings)
+        config = _config(self.settings, default_config(view))
         per_world = SearchLimits(
             iterations=None if self.iterations is None else max(1, self.iterations // self.worlds),
             time_s=None if self.time_s is None else self.time_s / self.worlds,
@@ -171,7 +175,8 @@ class CheatingMCTS:
 
     def act(self, state: State, seed: int) -> int:
         limits = SearchLimits(iterations=self.iterations, time_s=self.time_s)
-        return search_full_state(state, limits, _config(self.settings), seed=seed).action
+        config = _config(self.settings, default_config(state))
+        return search_full_state(state, limits, config, seed=seed).action
 
 
 # The expert's weights (VP-equivalents per unit of each feature; FEATURE_NAMES), set by
@@ -244,6 +249,17 @@ AGENTS: dict[str, type[Agent]] = {
     "pimc": PIMCAgent,
     "cheat": CheatingMCTS,
 }
+# The agents of each game by name: the search and the random player play both games.
+GAME_AGENTS: dict[str, dict[str, type[Agent]]] = {
+    "council-of-four": AGENTS,
+    "the-council": {
+        "random": RandomAgent,
+        "expert": TheCouncilExpertAgent,
+        "ismcts": ISMCTSAgent,
+        "pimc": PIMCAgent,
+        "cheat": CheatingMCTS,
+    },
+}
 
 
 def _config(settings: tuple, base: SearchConfig | None = None) -> SearchConfig:
@@ -255,16 +271,20 @@ def _config(settings: tuple, base: SearchConfig | None = None) -> SearchConfig:
     return replace(base, **plain, kind_weights=weights).validate()
 
 
-def parse_agent(spec: str) -> Agent:
-    """Build an agent from ``name[:key=value,...]``, e.g. ``pimc:worlds=4,time_s=0.1``.
+def parse_agent(spec: str, game: str = "council-of-four") -> Agent:
+    """Build an agent of ``game`` (a key of GAME_AGENTS) from ``name[:key=value,...]``,
+    e.g. ``pimc:worlds=4,time_s=0.1``.
 
     Search agents also take any SearchConfig setting (``c_uct=0.5``, ``rollout_actions=20``,
     ``kind_build_permit=6``...); the expert takes feature weights (``emporia=6``).
     """
+    if game not in GAME_AGENTS:
+        raise ValueError(f"unknown game {game!r}; choose from {', '.join(GAME_AGENTS)}")
+    agents = GAME_AGENTS[game]
     name, _, options = spec.strip().partition(":")
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; choose from {', '.join(AGENTS)}")
-    cls = AGENTS[name]
+    if name not in agents:
+        raise ValueError(f"unknown agent {name!r}; choose from {', '.join(agents)}")
+    cls = agents[name]
     types = {f.name: f.type for f in fields(cls) if f.name != "settings"}
     setting_types = getattr(cls, "setting_types", {})
     kwargs: dict[str, object] = {}
@@ -295,7 +315,9 @@ def parse_agent(spec: str) -> Agent:
 
 def agent_label(agent: Agent) -> str:
     """Short stable label, e.g. ``ismcts(iterations=500)`` (non-default settings only)."""
-    name = next(k for k, v in AGENTS.items() if type(agent) is v)
+    name = next(
+        k for agents in GAME_AGENTS.values() for k, v in agents.items() if type(agent) is v
+    )
     default = type(agent)()
     changed = []
     for f in fields(agent):

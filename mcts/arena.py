@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from council.engine import GameConfig, State
+from council.engine import GameConfig, State, TheCouncilConfig, TheCouncilState
 from council.mcts.agents import agent_label
 
 MAX_TURNS = 300  # every seat's turns together; real games end far sooner
@@ -43,7 +43,9 @@ class GameRecord:
     adjudicated: bool = False  # stopped at the length cap and scored as it stood
 
 
-def cap_reason(state: State, actions: int, max_turns: int, max_actions: int) -> str | None:
+def cap_reason(
+    state: State | TheCouncilState, actions: int, max_turns: int, max_actions: int
+) -> str | None:
     """Why an unfinished game stops here to be adjudicated, or None if it plays on."""
     if state.turn >= max_turns:
         return f"turn {state.turn} reached the cap of {max_turns} turns"
@@ -54,7 +56,7 @@ def cap_reason(state: State, actions: int, max_turns: int, max_actions: int) -> 
 
 def play_game(
     agents: Sequence,
-    config: GameConfig,
+    config: GameConfig | TheCouncilConfig,
     seed: int,
     max_actions: int = MAX_ACTIONS,
     max_turns: int = MAX_TURNS,
@@ -71,13 +73,13 @@ def play_game(
 
 def play_capped(
     agents: Sequence,
-    config: GameConfig,
+    config: GameConfig | TheCouncilConfig,
     seed: int,
     max_actions: int = MAX_ACTIONS,
     max_turns: int = MAX_TURNS,
-) -> tuple[State, int, bool]:
+) -> tuple[State | TheCouncilState, int, bool]:
     """``play_game``, returning (final state, number of actions, adjudicated)."""
-    state = State.new_game(config, seed=seed)
+    state = config.new_game(seed)
     actions = 0
     while not state.is_terminal():
         if cap_reason(state, actions, max_turns, max_actions) is not None:
@@ -193,7 +195,7 @@ def run_arena(
     lineup: Sequence,
     deals: int,
     seed: int = 0,
-    config: GameConfig | None = None,
+    config: GameConfig | TheCouncilConfig | None = None,
     workers: int | None = None,
     progress: bool = False,
     max_turns: int = MAX_TURNS,

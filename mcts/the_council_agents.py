@@ -1,8 +1,9 @@
-"""Baseline agents for The Council (Decktet): uniformly random play and a hand-written expert.
+"""The expert agent of The Council (Decktet): a hand-written planner, the baseline the search
+is measured against (``council-ai arena --game the-council ismcts expert expert expert``).
 
-Both follow the protocol of ``council.mcts.agents.Agent``: a frozen dataclass whose
+It follows the protocol of ``council.mcts.agents.Agent``: a frozen dataclass whose
 ``act(view, seed)`` picks an action for the seat to act from that seat's view only (the
-rules and rulings are in docs/the-council.md). The expert is a one-ply planner:
+rules and rulings are in docs/the-council.md). It is a one-ply planner:
 
 - **Draft**: each card of the pack is valued by the chips it gives (more in the suits where
   a rank is worth most to the seat) plus what revealing it could do in this hand's event (a
@@ -21,33 +22,21 @@ rules and rulings are in docs/the-council.md). The expert is a one-ply planner:
 >>> action = TheCouncilExpertAgent().act(state.view(0), seed=1)
 >>> action in state.legal_actions()
 True
->>> parse_the_council_agent("random")
-TheCouncilRandomAgent()
->>> finished = play_the_council_game([TheCouncilExpertAgent()] + [TheCouncilRandomAgent()] * 3, 5)
->>> finished.is_terminal()
-True
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import ClassVar, Protocol
+from typing import ClassVar
 
 from council.engine import TheCouncilState
 from council.engine._the_council import ACTION_OFFSETS, CARD_NAMES, LOCATIONS, SUITS
 
-__all__ = [
-    "TheCouncilAgent",
-    "TheCouncilExpertAgent",
-    "TheCouncilRandomAgent",
-    "parse_the_council_agent",
-    "play_the_council_game",
-]
+__all__ = ["TheCouncilExpertAgent"]
 
 # ---------------------------------------------------------------------------------------
 # Card tables (the same file the compiled core reads).
@@ -248,14 +237,6 @@ class _Public:
 
     def drafted(self, seat: int) -> list[int]:
         return [c for c in range(N_CARDS) if self.card_loc[c] == LOC_DRAFTED + seat]
-
-
-def _own_legal_actions(view: TheCouncilState, seed: int) -> list[int]:
-    """The seat's legal actions: they depend only on what it knows, so any
-    determinization of its view gives them."""
-    if not view.is_view:
-        raise ValueError("a The Council agent plays from a seat's view (call state.view(seat))")
-    return view.determinize(seed).legal_actions()
 
 
 # ---------------------------------------------------------------------------------------
@@ -515,16 +496,6 @@ def _plan_key(pub: _Public) -> _Public:
 
 
 @dataclass(frozen=True)
-class TheCouncilRandomAgent:
-    """Uniformly random legal actions."""
-
-    sees_true_state: ClassVar[bool] = False
-
-    def act(self, view: TheCouncilState, seed: int) -> int:
-        return random.Random(seed).choice(_own_legal_actions(view, seed))
-
-
-@dataclass(frozen=True)
 class TheCouncilExpertAgent:
     """The hand-written planner of this module's docstring (deterministic; it ignores the
     seed but for the legal actions, and sees only the view)."""
@@ -532,7 +503,9 @@ class TheCouncilExpertAgent:
     sees_true_state: ClassVar[bool] = False
 
     def act(self, view: TheCouncilState, seed: int) -> int:
-        actions = _own_legal_actions(view, seed)
+        # The seat's legal actions depend only on what it knows: any determinization of its
+        # view gives them (and a full state is refused).
+        actions = view.determinize(seed).legal_actions()
         if len(actions) == 1:
             return actions[0]
         pub = _Public.of(view)
@@ -545,35 +518,3 @@ class TheCouncilExpertAgent:
                     return BID + x
             return END_BID
         return REVEAL + mask if REVEAL + mask in actions else actions[-1]
-
-
-class TheCouncilAgent(Protocol):
-    """What plays a seat of The Council: ``act`` picks an action from the seat's view."""
-
-    def act(self, view: TheCouncilState, seed: int, /) -> int: ...
-
-
-AGENTS: dict[str, type[TheCouncilRandomAgent] | type[TheCouncilExpertAgent]] = {
-    "random": TheCouncilRandomAgent,
-    "expert": TheCouncilExpertAgent,
-}
-
-
-def parse_the_council_agent(spec: str) -> TheCouncilRandomAgent | TheCouncilExpertAgent:
-    """An agent from its name: "random" or "expert"."""
-    name = spec.strip().lower()
-    if name not in AGENTS:
-        raise ValueError(f"unknown The Council agent {spec!r}; known: {', '.join(AGENTS)}")
-    return AGENTS[name]()
-
-
-def play_the_council_game(agents: Sequence[TheCouncilAgent], seed: int) -> TheCouncilState:
-    """Play one game, seat s by agents[s] (3-5 of them), each asked with its seat's view and
-    a seed drawn from the game's seed and the move number; returns the finished state."""
-    state = TheCouncilState.new_game(players=len(agents), seed=seed)
-    move = 0
-    while not state.is_terminal():
-        seat = state.current_player
-        state.apply(agents[seat].act(state.view(seat), _mix(seed, move)))
-        move += 1
-    return state

@@ -19,7 +19,7 @@ import random
 import re
 import sys
 
-from council.engine import GameConfig, State
+from council.engine import GameConfig, State, TheCouncilConfig
 
 # Each command imports the heavier modules it needs (the search and numpy, grpc, protobuf) in
 # its own function: they take longer to load than `demo` or `new-game` take to run, and
@@ -75,16 +75,22 @@ def arena(args: argparse.Namespace) -> int:
     from council.mcts.agents import parse_agent
     from council.mcts.arena import run_arena
 
-    if not 2 <= len(args.agents) <= 4:
+    seats = (3, 5) if args.game == "the-council" else (2, 4)
+    if not seats[0] <= len(args.agents) <= seats[1]:
         print(
-            f"council-ai arena: name one agent per seat, 2 to 4 agents (e.g. 'council-ai "
-            f"arena random greedy'); got {len(args.agents)}: {' '.join(args.agents)}",
+            f"council-ai arena: name one agent per seat, {seats[0]} to {seats[1]} agents "
+            f"(e.g. 'council-ai arena random greedy'); got {len(args.agents)}: "
+            f"{' '.join(args.agents)}",
             file=sys.stderr,
         )
         return 2
     try:
-        lineup = [parse_agent(spec) for spec in args.agents]
-        config = GameConfig(players=len(lineup), layout=args.layout).validate()
+        lineup = [parse_agent(spec, args.game) for spec in args.agents]
+        config: GameConfig | TheCouncilConfig
+        if args.game == "the-council":
+            config = TheCouncilConfig(players=len(lineup)).validate()
+        else:
+            config = GameConfig(players=len(lineup), layout=args.layout).validate()
     except ValueError as error:
         print(f"council-ai arena: {error}", file=sys.stderr)
         return 2
@@ -527,10 +533,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="play seeded matches between agents (one per seat, rotated over the seats)",
         description="Agents: random, greedy, expert, ismcts, ismcts-v1, pimc, cheat, with "
         "options after a colon, "
-        "e.g. ismcts:iterations=1000 or pimc:worlds=4,time_s=0.2. Name one per seat; "
+        "e.g. ismcts:iterations=1000 or pimc:worlds=4,time_s=0.2 (The Council: random, "
+        "expert, ismcts, pimc, cheat). Name one per seat; "
         "each deal is played once per rotation of the seats.",
     )
-    p.add_argument("agents", nargs="+", help="one agent spec per seat (2 to 4)")
+    p.add_argument("agents", nargs="+", help="one agent spec per seat (2 to 4; The Council 3 to 5)")
+    p.add_argument(
+        "--game",
+        choices=("council-of-four", "the-council"),
+        default="council-of-four",
+        help="the game: Council of Four (the default) or The Council, the Decktet game",
+    )
     p.add_argument("--deals", type=int, default=10, help="seeded deals (games = deals x seats)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--layout", default=_DEFAULT_GAME.layout)

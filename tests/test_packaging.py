@@ -289,6 +289,7 @@ def test_engine_exports():
         "GameConfig",
         "IllegalActionError",
         "State",
+        "TheCouncilConfig",
         "TheCouncilState",
     ]
     assert engine.Decision is Decision

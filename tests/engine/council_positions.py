@@ -14,6 +14,7 @@ from __future__ import annotations
 from council.engine._the_council import (
     ACTION_OFFSETS,
     CARD_NAMES,
+    EVENTS_PER_HAND,
     LOCATIONS,
     PHASES,
     SUITS,
@@ -137,9 +138,11 @@ def event_position(
     starter: int = 0,
     dealer: int | None = None,
     hand: int = 1,
+    events_done: int = EVENTS_PER_HAND - 1,
     seed: int = 0,
 ) -> TheCouncilState:
-    """The event `event` just turned, `starter` to bid first. Each seat's face-up cards are
+    """The event `event` just turned, `starter` to bid first; by default the hand's last
+    event (`events_done` of the hand resolved before it). Each seat's face-up cards are
     `drafted[seat]`; one face-down discard per pack (the first cards left in id order),
     the rest in the deck. `empire` gives the suits not at 6."""
     raw = TheCouncilState.new_game(players, seed).to_raw()
@@ -168,6 +171,7 @@ def event_position(
         draft_round=5,
         event=card(event),
         bids_done=0,
+        events_done=events_done,
         bid_floor=0,
         pack_n=[0] * 5,
         pack_seen=[(1 << players) - 1] * players + [0] * (5 - players),

@@ -957,3 +957,73 @@ def test_a_negative_action_id_raises_illegal_action_error(action):
         f"{proc.stderr[-300:]}"
     )
     assert proc.stdout.startswith("IllegalActionError") and "not legal" in proc.stdout
+
+
+# -- TC6: five events a hand ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("revealed", [None, "Ace of Suns"])
+def test_tc6_an_event_before_the_hands_last_turns_the_next_one(revealed):
+    # The hand's first event (none resolved before it); seat 1 bids first.
+    s = event_position(
+        players=3,
+        event="The Journey",  # Moons and Waves, rank 3
+        events_done=0,
+        starter=1,
+        dealer=2,
+        drafted={0: ["Ace of Suns", "The Author"], 2: ["The Mill"]},
+        chips={0: {MOONS: 3}, 2: {WAVES: 1}},
+        ranks={0: {MOONS: 6}},
+        empire={MOONS: 6},
+    )
+    top = s.to_raw()["deck"][s.to_raw()["deck_n"] - 1]
+    reveal = [revealed] if revealed else []
+    play_bids(s, {0: ({MOONS: 3}, reveal), 2: ({WAVES: 1}, [])})
+    r = s.to_raw()
+    # The Journey succeeded (4 chips >= 3): seat 0, highest in Moons, stays at 6 (TC11).
+    assert r["ranks"][0][MOONS] == 6 and r["empire"][MOONS] == 6
+    # No end-of-hand: the deck's top card is the next event, in the same hand.
+    assert r["phase"] == PH_BID and r["hand"] == 1 and r["events_done"] == 1
+    assert r["event"] == top and r["card_loc"][top] == LOC_EVENT
+    assert r["card_loc"][card("The Journey")] == LOC_SPENT
+    # TC12: the lowest revealed card's seat starts; nobody revealed: the dealer.
+    assert r["starter"] == r["current"] == (0 if revealed else 2)
+    assert r["bids_done"] == 0 and r["bid_floor"] == 0
+    assert all(not any(row_) for row_ in r["bid"])
+    # Chips spent, the rest kept; unrevealed drafted cards stay for the later events.
+    assert r["chips"][0][MOONS] == 0 and r["chips"][2][WAVES] == 0
+    assert s.drafted(2) == ids("The Mill")
+    expected = ids("The Author") if revealed else ids("Ace of Suns", "The Author")
+    assert s.drafted(0) == expected
+
+
+def test_tc12_the_lowest_revealed_card_starts_the_next_event_of_the_hand():
+    s = event_position(
+        players=4,
+        event="The Pact",  # Moons and Suns, rank 9
+        events_done=2,
+        starter=0,
+        dealer=0,
+        drafted={1: ["The Market"], 3: ["The Author"]},
+    )
+    play_bids(s, {1: ({}, ["The Market"]), 3: ({}, ["The Author"])})
+    r = s.to_raw()
+    assert r["events_done"] == 3 and r["phase"] == PH_BID and r["hand"] == 1
+    assert r["starter"] == r["current"] == 3  # the 2 beats the 6
+    assert r["empire"][MOONS] == 5 and r["empire"][SUNS] == 5  # nobody bid: a failure
+
+
+def test_tc6_a_seat_above_the_empire_before_the_hands_last_event_does_not_end_the_game():
+    s = event_position(
+        players=3,
+        event="The Journey",  # Moons and Waves, rank 3: fails with no bid
+        events_done=3,
+        ranks={1: {MOONS: 5}},
+        empire={MOONS: 5},
+    )
+    play_bids(s)
+    r = s.to_raw()
+    assert r["empire"][MOONS] == 4 and r["ranks"][1][MOONS] == 5  # seat 1 above the empire
+    assert r["phase"] == PH_BID and r["events_done"] == 4  # but the hand plays on
+    play_bids(s)  # the fifth event: now the collapse is scored
+    assert s.is_terminal() and s.scores()[1] == 10

@@ -1,21 +1,18 @@
-"""The Council's baseline agents (mcts/the_council_agents.py): legal and deterministic play
-from a seat's view, no use of hidden information, and the expert's measured strength."""
+"""The Council's agents: the expert (mcts/the_council_agents.py) and the random player play
+legally and deterministically from a seat's view, use no hidden information, and the expert
+is measured against random seats."""
 
 import random
 
 import pytest
 
-from council.engine import TheCouncilState
-from council.mcts.the_council_agents import (
-    TheCouncilExpertAgent,
-    TheCouncilRandomAgent,
-    _plan,
-    parse_the_council_agent,
-    play_the_council_game,
-)
+from council.engine import TheCouncilConfig, TheCouncilState
+from council.mcts.agents import ISMCTSAgent, RandomAgent, agent_label, parse_agent
+from council.mcts.arena import play_game
+from council.mcts.the_council_agents import TheCouncilExpertAgent, _plan
 
 EXPERT = TheCouncilExpertAgent()
-RANDOM = TheCouncilRandomAgent()
+RANDOM = RandomAgent()
 AGENTS = [RANDOM, EXPERT]
 
 
@@ -84,19 +81,23 @@ def test_the_answer_does_not_depend_on_hidden_information(agent):
     assert differed > checked // 2  # the hidden parts really were drawn differently
 
 
-def test_parse_the_council_agent():
-    assert parse_the_council_agent("random") == TheCouncilRandomAgent()
-    assert parse_the_council_agent(" Expert ") == TheCouncilExpertAgent()
-    with pytest.raises(ValueError, match="unknown"):
-        parse_the_council_agent("ismcts")
+def test_the_agents_of_the_council_by_name():
+    assert parse_agent("random", game="the-council") == RandomAgent()
+    assert parse_agent(" expert", game="the-council") == TheCouncilExpertAgent()
+    assert parse_agent("ismcts:iterations=50", game="the-council") == ISMCTSAgent(iterations=50)
+    assert agent_label(EXPERT) == "expert"
+    with pytest.raises(ValueError, match="unknown agent 'greedy'; choose from random, expert"):
+        parse_agent("greedy", game="the-council")
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        parse_agent("random", game="chess")
 
 
-def test_play_the_council_game_is_reproducible():
+def test_games_are_reproducible():
     agents = [EXPERT, RANDOM, RANDOM]
-    first = play_the_council_game(agents, 3)
-    second = play_the_council_game(agents, 3)
+    first, _ = play_game(agents, TheCouncilConfig(3), seed=3)
+    second, _ = play_game(agents, TheCouncilConfig(3), seed=3)
     assert first.is_terminal() and first == second
-    assert play_the_council_game(agents, 4) != first
+    assert play_game(agents, TheCouncilConfig(3), seed=4)[0] != first
 
 
 # Measured (seeds 0..39 below): the expert wins 39 of 40 (97.5%) four-seat games against
@@ -112,6 +113,6 @@ def test_expert_beats_random_seats():
     for game in range(STRENGTH_GAMES):
         seat = game % players  # the expert in each seat equally often
         agents = [EXPERT if s == seat else RANDOM for s in range(players)]
-        state = play_the_council_game(agents, game)
+        state, _ = play_game(agents, TheCouncilConfig(players), seed=game)
         won += state.returns()[seat]
     assert won / STRENGTH_GAMES > STRENGTH_BAR, won

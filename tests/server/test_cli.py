@@ -122,6 +122,18 @@ def _subcommands(parser: argparse.ArgumentParser):
                     yield [name, *words], p
 
 
+def test_arena_plays_the_council(capsys):
+    args = ["arena", "--game", "the-council", "ismcts:iterations=20", "expert", "random"]
+    assert main([*args, "--deals", "1", "--workers", "1", "--json", "--no-progress"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 3 and report["players"] == 3
+    assert sorted(report["agents"]) == ["expert", "ismcts(iterations=20)", "random"]
+    assert main(["arena", "--game", "the-council", "random", "random"]) == 2
+    assert "3 to 5 agents" in capsys.readouterr().err
+    assert main(["arena", "--game", "the-council", "greedy", "random", "random"]) == 2
+    assert "unknown agent 'greedy'; choose from random, expert" in capsys.readouterr().err
+
+
 def test_every_help_renders_its_percent_signs_once(capsys):
     # argparse %-formats help= strings (so a literal % is %%), but a description only when
     # it holds %(prog): a description written with %% shows it doubled.
