@@ -315,9 +315,7 @@ def parse_agent(spec: str, game: str = "council-of-four") -> Agent:
 
 def agent_label(agent: Agent) -> str:
     """Short stable label, e.g. ``ismcts(iterations=500)`` (non-default settings only)."""
-    name = next(
-        k for agents in GAME_AGENTS.values() for k, v in agents.items() if type(agent) is v
-    )
+    name = next(k for agents in GAME_AGENTS.values() for k, v in agents.items() if type(agent) is v)
     default = type(agent)()
     changed = []
     for f in fields(agent):
