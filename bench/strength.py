@@ -4,7 +4,9 @@ Prints one JSON object: each match-up plays seeded deals once per rotation of th
 (duplicate deals, every agent in every seat) and reports the first agent's win rate with
 its 95% Wilson interval. The opponents are the expert planner (``expert``), version 0.1's
 search frozen as ``ismcts-v1``, and the search itself at twice the budget (the doubling
-test). Budgets are iterations per decision unless the name says equal time.
+test). Budgets are iterations per decision unless the name says equal time. Match-ups
+named ``the_council_*`` are games of The Council (docs/the-council.md) against its expert
+planner and random seats.
 
     python bench/strength.py                       # every match-up (long: see --only)
     python bench/strength.py --only casual_vs_expert_2p --only strong_vs_expert_2p
@@ -22,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from council.engine import GameConfig
+from council.engine import GameConfig, TheCouncilConfig
 from council.mcts.agents import agent_label, parse_agent
 from council.mcts.arena import run_arena
 from council.server.presets import BY_NAME
@@ -30,6 +32,10 @@ from council.server.presets import BY_NAME
 
 def _preset(name: str, factor: int = 1, engine: str = "ismcts") -> str:
     return f"{engine}:iterations={BY_NAME[name].iterations * factor}"
+
+
+# The Council's search budget in its match-ups (iterations per decision).
+THE_COUNCIL_ITERATIONS = 3000
 
 
 def matchups() -> list[tuple[str, list[str], int]]:
@@ -52,6 +58,12 @@ def matchups() -> list[tuple[str, list[str], int]]:
     table.append((f"preset_{names[0]}_vs_expert_2p", [_preset(names[0]), "expert"], 100))
     for lower, upper in zip(names, names[1:], strict=False):
         table.append((f"preset_{upper}_vs_{lower}_2p", [_preset(upper), _preset(lower)], 100))
+    council = f"ismcts:iterations={THE_COUNCIL_ITERATIONS}"
+    table += [
+        ("the_council_ismcts_vs_3_random_4p", [council, "random", "random", "random"], 50),
+        ("the_council_ismcts_vs_3_experts_4p", [council, "expert", "expert", "expert"], 50),
+        ("the_council_expert_vs_3_random_4p", ["expert", "random", "random", "random"], 50),
+    ]
     return table
 
 
@@ -68,13 +80,15 @@ def main(argv=None) -> int:
     for name, specs, deals in matchups():
         if (args.only and name not in args.only) or name in results:
             continue
-        lineup = [parse_agent(s) for s in specs]
+        council = name.startswith("the_council_")
+        game = "the-council" if council else "council-of-four"
+        lineup = [parse_agent(s, game) for s in specs]
         started = time.perf_counter()
         report = run_arena(
             lineup,
             deals=2 if args.quick else deals,
             seed=args.seed,
-            config=GameConfig(players=len(lineup)),
+            config=(TheCouncilConfig if council else GameConfig)(players=len(lineup)),
             workers=args.workers,
         )
         summary = report.to_dict()

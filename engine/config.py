@@ -89,3 +89,10 @@ class TheCouncilConfig:
         from council.engine._the_council import TheCouncilState
 
         return TheCouncilState.new_game(self.validate().players, seed=seed)
+
+
+# The games by name (the command line's --game), each with its configuration.
+GAME_CONFIGS: dict[str, type[GameConfig] | type[TheCouncilConfig]] = {
+    "council-of-four": GameConfig,
+    "the-council": TheCouncilConfig,
+}

@@ -249,7 +249,8 @@ AGENTS: dict[str, type[Agent]] = {
     "pimc": PIMCAgent,
     "cheat": CheatingMCTS,
 }
-# The agents of each game by name: the search and the random player play both games.
+# The agents of each game (council.engine.config.GAME_CONFIGS names the games) by name:
+# the search and the random player play both games.
 GAME_AGENTS: dict[str, dict[str, type[Agent]]] = {
     "council-of-four": AGENTS,
     "the-council": {

@@ -20,6 +20,7 @@ import re
 import sys
 
 from council.engine import GameConfig, State, TheCouncilConfig
+from council.engine.config import GAME_CONFIGS
 
 # Each command imports the heavier modules it needs (the search and numpy, grpc, protobuf) in
 # its own function: they take longer to load than `demo` or `new-game` take to run, and
@@ -48,8 +49,36 @@ def _action_text(action: int) -> str:
     return Action.from_id(action).to_text()
 
 
+def demo_the_council(args: argparse.Namespace) -> int:
+    """Play one seeded game of The Council with random legal actions and print it."""
+    try:
+        state = TheCouncilConfig(players=args.players).new_game(seed=args.seed)
+    except ValueError as error:
+        print(f"council-ai demo: {error}", file=sys.stderr)
+        return 2
+    chooser = random.Random(args.seed)
+    print(f"The Council demo: {args.players} random players, seed {args.seed}")
+    while not state.is_terminal():
+        seat, hand, phase = state.current_player, state.hand, state.phase
+        action = chooser.choice(state.legal_actions())
+        text = state.action_to_text(action)
+        state.apply(action)
+        if args.verbose or phase != "bid":
+            print(f"hand {hand:2d}  {phase:6s}  seat {seat}  {text}")
+    raw = state.to_raw()
+    print()
+    print(f"empire: {raw['empire']}  ranks: {raw['ranks'][: args.players]}")
+    print(f"final scores: {state.scores()}  winners: {state.winners()}")
+    return 0
+
+
 def demo(args: argparse.Namespace) -> int:
     """Play one seeded game with uniformly random legal actions and print it."""
+    if args.game == "the-council":
+        return demo_the_council(args)
+    if args.players not in (2, 3, 4):
+        print(f"council-ai demo: Council of Four seats 2 to 4, got {args.players}", file=sys.stderr)
+        return 2
     config = GameConfig(players=args.players, layout=args.layout)
     state = State.new_game(config, seed=args.seed)
     chooser = random.Random(args.seed)
@@ -516,16 +545,36 @@ def _add_fit_options(p) -> None:
     p.add_argument("--json-out", help="also write the report (JSON) here")
 
 
+def _add_game_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game",
+        choices=tuple(GAME_CONFIGS),
+        default="council-of-four",
+        help="the game: Council of Four (the default) or The Council, the Decktet game",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="council-ai", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("demo", help="play and print a seeded demo game")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--players", type=int, default=_DEFAULT_GAME.players, choices=(2, 3, 4))
+    p.add_argument(
+        "--players",
+        type=int,
+        default=_DEFAULT_GAME.players,
+        choices=(2, 3, 4, 5),
+        help="seats: 2 to 4 (The Council: 3 to 5)",
+    )
     p.add_argument(
         "--layout", default=_DEFAULT_GAME.layout, help="board sides for coast, hills, mountains"
     )
-    p.add_argument("--verbose", action="store_true", help="also print every end of turn")
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also print every end of turn (The Council: every chip of a bid)",
+    )
+    _add_game_flag(p)
     p.set_defaults(func=demo)
 
     p = sub.add_parser(
@@ -538,12 +587,7 @@ def build_parser() -> argparse.ArgumentParser:
         "each deal is played once per rotation of the seats.",
     )
     p.add_argument("agents", nargs="+", help="one agent spec per seat (2 to 4; The Council 3 to 5)")
-    p.add_argument(
-        "--game",
-        choices=("council-of-four", "the-council"),
-        default="council-of-four",
-        help="the game: Council of Four (the default) or The Council, the Decktet game",
-    )
+    _add_game_flag(p)
     p.add_argument("--deals", type=int, default=10, help="seeded deals (games = deals x seats)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--layout", default=_DEFAULT_GAME.layout)

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from council.engine import TheCouncilConfig, TheCouncilState
-from council.mcts.agents import ISMCTSAgent, RandomAgent, agent_label, parse_agent
+from council.engine.config import GAME_CONFIGS
+from council.mcts.agents import GAME_AGENTS, ISMCTSAgent, RandomAgent, agent_label, parse_agent
 from council.mcts.arena import play_game
 from council.mcts.the_council_agents import TheCouncilExpertAgent, _plan
 
@@ -90,6 +91,7 @@ def test_the_agents_of_the_council_by_name():
         parse_agent("greedy", game="the-council")
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         parse_agent("random", game="chess")
+    assert GAME_AGENTS.keys() == GAME_CONFIGS.keys()
 
 
 def test_games_are_reproducible():

@@ -122,6 +122,17 @@ def _subcommands(parser: argparse.ArgumentParser):
                     yield [name, *words], p
 
 
+def test_demo_plays_the_council(capsys):
+    assert main(["demo", "--game", "the-council", "--players", "5", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("The Council demo: 5 random players, seed 2")
+    assert "hand  1  draft   seat 0  pick " in out and "final scores: [" in out
+    assert main(["demo", "--game", "the-council", "--players", "2"]) == 2
+    assert "The Council seats 3, 4 or 5, got 2" in capsys.readouterr().err
+    assert main(["demo", "--players", "5"]) == 2
+    assert "Council of Four seats 2 to 4, got 5" in capsys.readouterr().err
+
+
 def test_arena_plays_the_council(capsys):
     args = ["arena", "--game", "the-council", "ismcts:iterations=20", "expert", "random"]
     assert main([*args, "--deals", "1", "--workers", "1", "--json", "--no-progress"]) == 0
