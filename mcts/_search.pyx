@@ -29,8 +29,8 @@ from council.engine._core cimport (
 )
 from council.engine._random cimport next_random, random_below
 from council.engine._the_council cimport (
-    TC_MAX_PLAYERS, TC_N_ACTIONS, TC_N_SUITS, PH_BID, PH_OVER, PH_REVEAL, TCState,
-    TheCouncilState, tc_winners_mask,
+    TC_MAX_PLAYERS, TC_N_ACTIONS, TC_N_SUITS, PH_OVER, TCState, TheCouncilState,
+    tc_winners_mask,
 )
 from council.mcts._games cimport (
     ANY_MAX_PLAYERS, ANY_N_ACTIONS, GAME_COUNCIL_OF_FOUR, GAME_THE_COUNCIL, AnyState,
@@ -249,16 +249,6 @@ cdef void evaluate_the_council(TCState* st, double* win, double* margin) noexcep
                 est[p] += weight * st.ranks[p][x] * (2.0 if st.ranks[p][x] == top else 1.0)
         softmax(est, n, THE_COUNCIL_TEMPERATURE, win)
     margins(est, n, margin)
-
-
-cdef int the_council_rollout_pick(TCState* st, int* actions, int n, Params* P,
-                                  uint64_t* rng) noexcept nogil:
-    """Rollout policy: uniform, but half the time a bid ends at once and no card is
-    revealed (uniform bids spend chips and reveal half the cards, which no player does)."""
-    if (not P.uniform_rollout and (st.phase == PH_BID or st.phase == PH_REVEAL)
-            and next_random(rng) >> 63):
-        return actions[n - 1] if st.phase == PH_BID else actions[0]
-    return actions[random_below(rng, n)]
 
 
 cdef void evaluate(int game, AnyState* st, Params* P, ValueNet* net, double* win,
@@ -529,7 +519,7 @@ cdef class Tree:
             if game == GAME_COUNCIL_OF_FOUR:
                 a = policy_pick(&st.cof, actions, n, P, &st.cof.rng)
             else:
-                a = the_council_rollout_pick(&st.tc, actions, n, P, &st.tc.rng)
+                a = actions[random_below(&st.tc.rng, n)]
             any_apply(game, &st, a)
             steps += 1
         evaluate(game, &st, P, &self.net, win, margin)

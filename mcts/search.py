@@ -130,10 +130,12 @@ V1_CONFIG = SearchConfig(
 )
 
 
-# The Council (the Decktet game) has no learned models yet: UCB1, 40 random actions after
-# the tree, then its heuristic (300 iterations vs three random seats, 100 four-seat games
-# each: no rollout 0.50, 10 actions 0.89, 20-80 actions 0.97-0.98; to the end 0.80 over 40
-# games at 4-10x the time).
+# The Council (the Decktet game) has no learned models yet: UCB1, 40 uniformly random
+# actions after the tree, then its heuristic (_search.pyx, evaluate_the_council). One seat at
+# 1,000 iterations against three expert seats, 200 four-seat games each: this heuristic
+# 0.269 [0.213, 0.335], the first one (ranks weighted by the empire's fall) 0.163
+# [0.118, 0.220]; rollouts to the end 0.150 [0.107, 0.206] at 3.5x the time; a rollout
+# policy that ends bids and keeps cards half the time 0.182 [0.134, 0.241] (not adopted).
 THE_COUNCIL_CONFIG = SearchConfig(evaluator="heuristic", policy="none", rollout_actions=40)
 
 

@@ -11,6 +11,8 @@ Also the action ids, the constants of ``engine/_the_council.pxd`` the tests need
 
 from __future__ import annotations
 
+import random
+
 from council.engine._the_council import (
     ACTION_OFFSETS,
     CARD_NAMES,
@@ -210,3 +212,19 @@ def play_bids(state: TheCouncilState, bids: dict | None = None) -> None:
         seat = state.current_player
         chips, reveal = bids.get(seat, ({}, ()))
         take_bid(state, chips, reveal)
+
+
+def random_positions(players: int, seed: int, every: int, games: int = 1, final: bool = False):
+    """Every `every`-th position of `games` uniformly random games (game g dealt with seed
+    `seed + g`, actions drawn from Random(seed)), and with `final` each finished one."""
+    rng = random.Random(seed)
+    for game in range(games):
+        state = TheCouncilState.new_game(players, seed=seed + game)
+        step = 0
+        while not state.is_terminal():
+            if step % every == 0:
+                yield state.clone()
+            state.apply(rng.choice(state.legal_actions()))
+            step += 1
+        if final:
+            yield state.clone()

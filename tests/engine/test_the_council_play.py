@@ -21,6 +21,7 @@ from council_positions import (
     LOC_PACK,
     LOC_UNKNOWN,
     N_CARDS,
+    random_positions,
 )
 
 from council.engine._the_council import (
@@ -139,18 +140,9 @@ def test_raw_round_trip_pickle_and_equality():
 # -- views and sampling ------------------------------------------------------------------
 
 
-def positions(players, games=6, every=7):
+def positions(players):
     """Positions along seeded random games: every phase of the draft and the events."""
-    rng = random.Random(100 + players)
-    for game in range(games):
-        state = TheCouncilState.new_game(players, seed=1000 + game)
-        step = 0
-        while not state.is_terminal():
-            if step % every == 0:
-                yield state.clone()
-            state.apply(rng.choice(state.legal_actions()))
-            step += 1
-        yield state.clone()
+    return random_positions(players, seed=1000 + players, every=7, games=6, final=True)
 
 
 @pytest.mark.parametrize("players", PLAYERS)

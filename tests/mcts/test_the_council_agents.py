@@ -2,9 +2,8 @@
 legally and deterministically from a seat's view, use no hidden information, and the expert
 is measured against random seats."""
 
-import random
-
 import pytest
+from council_positions import random_positions
 
 from council.engine import TheCouncilConfig, TheCouncilState
 from council.engine.config import GAME_CONFIGS
@@ -49,23 +48,11 @@ def test_agents_refuse_the_full_state(agent):
         agent.act(state, 0)
 
 
-def _positions(players: int, seed: int, every: int):
-    """Positions of a game played by random seats: every `every`-th one."""
-    state = TheCouncilState.new_game(players=players, seed=seed)
-    rng = random.Random(seed)
-    step = 0
-    while not state.is_terminal():
-        if step % every == 0:
-            yield state.clone()
-        state.apply(rng.choice(state.legal_actions()))
-        step += 1
-
-
 @pytest.mark.parametrize("agent", AGENTS, ids=["random", "expert"])
 def test_the_answer_does_not_depend_on_hidden_information(agent):
     checked = differed = 0
     for players in (3, 4, 5):
-        for state in _positions(players, seed=players, every=3):
+        for state in random_positions(players, seed=players, every=3):
             seat = state.current_player
             view = state.view(seat)
             first = view.determinize(11)

@@ -3,9 +3,8 @@ narrow game interface (mcts/_games.pxd)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from council_positions import random_positions
 
 from council.engine import GameConfig, TheCouncilConfig, TheCouncilState
 from council.mcts.agents import ISMCTSAgent, RandomAgent
@@ -20,16 +19,9 @@ from council.mcts.search import (
 )
 
 
-def positions(players: int, every: int = 5):
-    """Views of the seat to act along a seeded random game: draft, bids and reveals."""
-    rng = random.Random(players)
-    state = TheCouncilState.new_game(players, seed=50 + players)
-    step = 0
-    while not state.is_terminal() and step < 400:
-        if step % every == 0:
-            yield state.clone()
-        state.apply(rng.choice(state.legal_actions()))
-        step += 1
+def positions(players: int):
+    """Positions along a seeded random game: draft, bids and reveals."""
+    return random_positions(players, seed=50 + players, every=5)
 
 
 @pytest.mark.parametrize("players", (3, 4, 5))
