@@ -3,6 +3,7 @@
 Prints one JSON object. ``iterations_per_s``: the opening of a 4-player game (seat 0's
 view), one core, the default SearchConfig. ``parallel_speedup``: iterations of two root-
 parallel trees over one tree in the same wall time, measured side by side in this run.
+``the_council``: the same figures for The Council (a 4-seat opening, its default config).
 
     python bench/search.py [--seconds 2] [--repeats 3]
 
@@ -19,19 +20,31 @@ import platform
 import statistics
 import sys
 
-from council.engine import GameConfig, State
-from council.mcts.search import V1_CONFIG, SearchConfig, SearchLimits, search
+from council.engine import GameConfig, State, TheCouncilConfig, TheCouncilState
+from council.mcts.search import (
+    THE_COUNCIL_CONFIG,
+    V1_CONFIG,
+    SearchConfig,
+    SearchLimits,
+    search,
+)
 
 
 def rate(
-    view: State, seconds: float, threads: int, seed: int, config: SearchConfig | None = None
+    view: State | TheCouncilState,
+    seconds: float,
+    threads: int,
+    seed: int,
+    config: SearchConfig | None = None,
 ) -> tuple[float, int]:
     """Iterations per second of one timed search, and the nodes of its tree."""
     result = search(view, SearchLimits(time_s=seconds, threads=threads), config, seed=seed)
     return result.iterations / result.elapsed_s, result.tree_nodes
 
 
-def speed(config: SearchConfig, view: State, seconds: float, repeats: int) -> dict:
+def speed(
+    config: SearchConfig, view: State | TheCouncilState, seconds: float, repeats: int
+) -> dict:
     """Median iterations/s of ``config`` on one thread and on two, and the speed-up.
 
     One- and two-thread runs alternate, so both see the same machine load.
@@ -59,10 +72,14 @@ def main(argv=None) -> int:
     figures = speed(SearchConfig(), opening, args.seconds, args.repeats)
     # Version 0.1's search (heuristic evaluation, 10-action rollouts), in the same run.
     figures["ismcts_v1"] = speed(V1_CONFIG, opening, args.seconds, args.repeats)
+    # The same compiled search on The Council (its defaults: 40-action rollouts, heuristic).
+    council = TheCouncilConfig(players=4).new_game(seed=1).view(0)
+    figures["the_council"] = speed(THE_COUNCIL_CONFIG, council, args.seconds, args.repeats)
     figures |= {
         "seconds_per_measurement": args.seconds,
         "repeats": args.repeats,
-        "position": "4-player opening, seat 0's view, default SearchConfig (learned models)",
+        "position": "4-player opening, seat 0's view, default SearchConfig (learned models); "
+        "the_council: a 4-seat opening of The Council, seat 0's view",
         "python": sys.version.split()[0],
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),
