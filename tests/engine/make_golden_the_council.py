@@ -1,7 +1,7 @@
 """Write the golden playthroughs of The Council that ``test_golden_the_council.py`` replays.
 
 Regenerate (after an intended change of The Council's rules or of its struct), from the
-repository root, and review the diff of ``tests/engine/golden/the-council-*.txt``::
+repository root, and review the diff of ``tests/engine/golden/the-council/``::
 
     .venv/bin/python tests/engine/make_golden_the_council.py
 
@@ -36,8 +36,11 @@ HEADER = (
 GAMES = ((3, 1), (4, 2), (5, 3))
 
 
+THE_COUNCIL_DIR = GOLDEN_DIR / "the-council"
+
+
 def path_of(players: int):
-    return GOLDEN_DIR / f"the-council-{players}p.txt"
+    return THE_COUNCIL_DIR / f"{players}p.txt"
 
 
 def state_line(state: TheCouncilState) -> str:

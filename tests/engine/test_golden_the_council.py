@@ -1,4 +1,4 @@
-"""Golden playthroughs of The Council (``golden/the-council-*.txt``) replayed action by action.
+"""Golden playthroughs of The Council (``golden/the-council/*.txt``) replayed action by action.
 
 The replay parses every action from its TEXT (``action_from_text``), checks it is the
 recorded id, legal among the recorded number of legal actions, taken by the recorded seat
@@ -13,7 +13,7 @@ import re
 
 import pytest
 from make_golden import digest
-from make_golden_the_council import GAMES, path_of, play
+from make_golden_the_council import GAMES, THE_COUNCIL_DIR, path_of, play
 
 from council.engine import TheCouncilState
 
@@ -68,6 +68,12 @@ def test_golden_games_replay_exactly(players):
     final = replay(text)
     assert final.n_players == players
     assert play(players, dict(GAMES)[players]) == text  # the writer agrees with the file
+
+
+def test_golden_files_are_the_listed_games():
+    on_disk = sorted(p.name for p in THE_COUNCIL_DIR.glob("*.txt"))
+    assert on_disk == sorted(path_of(players).name for players, _ in GAMES)
+    assert sorted(players for players, _ in GAMES) == [3, 4, 5]
 
 
 def test_the_replay_notices_a_changed_game():
