@@ -220,11 +220,8 @@ cdef void evaluate_council_of_four(GameState* st, Params* P, ValueNet* net, doub
     margins(est, n, margin)
 
 
-# The Council's scores run to a few tens: the scale of its heuristic's softmax.
-cdef double THE_COUNCIL_TEMPERATURE = 3.0
-
-
-cdef void evaluate_the_council(TCState* st, double* win, double* margin) noexcept nogil:
+cdef void evaluate_the_council(TCState* st, Params* P, double* win,
+                               double* margin) noexcept nogil:
     """Final results, or before the end a heuristic: the collapse's score, each suit's ranks
     weighted by how close its collapse is (certain once a seat is above the empire, halved
     for each rank the empire stands above the suit's leader), doubled for the leader; as
@@ -247,14 +244,14 @@ cdef void evaluate_the_council(TCState* st, double* win, double* margin) noexcep
             weight = 1.0 if top > st.empire[x] else 0.5 ** (st.empire[x] - top + 1)
             for p in range(n):
                 est[p] += weight * st.ranks[p][x] * (2.0 if st.ranks[p][x] == top else 1.0)
-        softmax(est, n, THE_COUNCIL_TEMPERATURE, win)
+        softmax(est, n, P.temperature, win)
     margins(est, n, margin)
 
 
 cdef void evaluate(int game, AnyState* st, Params* P, ValueNet* net, double* win,
                    double* margin) noexcept nogil:
     if game == GAME_THE_COUNCIL:
-        evaluate_the_council(&st.tc, win, margin)
+        evaluate_the_council(&st.tc, P, win, margin)
     else:
         evaluate_council_of_four(&st.cof, P, net, win, margin)
 

@@ -50,7 +50,7 @@ class SearchConfig:
     rollout_actions: int = 0  # rollout length after the tree; -1 plays to the end
     finish_decisions: int = 1  # 1: the rollout also finishes a pending payment or bonus choice
     uniform_rollout: int = 0  # 1: uniformly random rollouts (for comparison)
-    temperature: float = 12.0  # heuristic evaluator: VP scale turning estimates into chances
+    temperature: float = 12.0  # heuristic evaluator: score scale turning estimates into chances
     margin_weight: float = 0.0  # share of the reward given to the VP margin
     margin_scale: float = 15.0
     pay_decay: float = 0.3
@@ -136,7 +136,12 @@ V1_CONFIG = SearchConfig(
 # 0.269 [0.213, 0.335], the first one (ranks weighted by the empire's fall) 0.163
 # [0.118, 0.220]; rollouts to the end 0.150 [0.107, 0.206] at 3.5x the time; a rollout
 # policy that ends bids and keeps cards half the time 0.182 [0.134, 0.241] (not adopted).
-THE_COUNCIL_CONFIG = SearchConfig(evaluator="heuristic", policy="none", rollout_actions=40)
+THE_COUNCIL_CONFIG = SearchConfig(
+    evaluator="heuristic",
+    policy="none",
+    rollout_actions=40,
+    temperature=3.0,  # its scores run to a few tens: the scale of the heuristic's softmax
+)
 
 
 def default_config(position: State | TheCouncilState) -> SearchConfig:
