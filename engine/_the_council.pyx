@@ -744,6 +744,10 @@ cdef class TheCouncilState:
     def __hash__(self):
         raise TypeError("TheCouncilState is mutable and unhashable")
 
+    def __str__(self):
+        from council.engine.render_the_council import render_the_council
+        return render_the_council(self)
+
     def __repr__(self):
         who = "full state" if self.s.viewer < 0 else f"view of seat {self.s.viewer}"
         return (f"<TheCouncilState {self.s.n_players} seats, hand {self.s.hand}, "

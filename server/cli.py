@@ -65,9 +65,8 @@ def demo_the_council(args: argparse.Namespace) -> int:
         state.apply(action)
         if args.verbose or phase != "bid":
             print(f"hand {hand:2d}  {phase:6s}  seat {seat}  {text}")
-    raw = state.to_raw()
     print()
-    print(f"empire: {raw['empire']}  ranks: {raw['ranks'][: args.players]}")
+    print(state)
     print(f"final scores: {state.scores()}  winners: {state.winners()}")
     return 0
 

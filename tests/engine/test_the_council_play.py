@@ -263,3 +263,28 @@ def test_the_card_list_is_the_shared_decktet_data_without_the_excuse():
     )
     assert [(c["name"], c["rank"], c["suits"]) for c in package["cards"]] == suited
     assert len(suited) == N_CARDS == 44 and len(cards) == 45  # the Excuse left out
+
+
+def test_the_text_of_a_view_names_no_card_the_seat_cannot_place():
+    checked = secret_choices = 0
+    for state in positions(4):
+        full_text = str(state)
+        assert full_text.count("\nseat ") == 4
+        for seat in range(4):
+            view = state.view(seat)
+            text = str(view)
+            assert text.startswith("The Council: 4 seats") and f"the view of seat {seat}" in text
+            hidden = {
+                CARD_NAMES[c]
+                for c, where in enumerate(view.to_raw()["card_loc"])
+                if where == LOC_UNKNOWN
+            }
+            assert not [name for name in hidden if name in text]  # no name is part of another
+            others = [
+                line for line in text.splitlines()
+                if line.startswith("seat ") and not line.startswith(f"seat {seat}:")
+            ]  # fmt: skip
+            assert not any("to reveal" in line for line in others)
+            checked += 1
+        secret_choices += "to reveal" in full_text
+    assert checked > 100 and secret_choices > 0  # the full state does show them
