@@ -210,15 +210,10 @@ def serve(args: argparse.Namespace) -> int:
     return run(config, ready=ready)
 
 
-def _read_state(path: str):
-    """A GameState message from a file or stdin: its JSON form (as new-game prints it,
-    docs/state-json.md), or a whole NewGame / ApplyAction response. Only its shape is
-    checked here; the server validates the position (a partial state is the seat's view)."""
-    from google.protobuf import json_format
-
-    from council.engine.serialize import schema_problems
-    from council.v1 import game_pb2
-
+def _read_position_json(path: str):
+    """The JSON form of a position from a file or stdin ("-"): as new-game prints it
+    (docs/state-json.md), or the `state` of a whole NewGame / ApplyAction / GetView
+    response. ValueError if it is not JSON."""
     if path == "-":
         text = sys.stdin.read()
     else:
@@ -229,7 +224,20 @@ def _read_state(path: str):
     except ValueError as error:
         raise ValueError(f"not JSON: {error}") from None
     if isinstance(obj, dict) and "state" in obj and "board" not in obj:
-        obj = obj["state"]  # a whole NewGame / ApplyAction response
+        obj = obj["state"]  # a whole response
+    return obj
+
+
+def _read_state(path: str):
+    """A GameState message from a file or stdin (``_read_position_json``). Only its shape
+    is checked here; the server validates the position (a partial state is the seat's
+    view)."""
+    from google.protobuf import json_format
+
+    from council.engine.serialize import schema_problems
+    from council.v1 import game_pb2
+
+    obj = _read_position_json(path)
     found = schema_problems(obj, game_pb2.GameState.DESCRIPTOR)
     if found:
         raise ValueError("; ".join(f"{field}: {problem}" for field, problem in found))
@@ -362,18 +370,7 @@ def render(args: argparse.Namespace) -> int:
 
     png = args.png or (args.output or "").lower().endswith(".png")
     try:
-        if args.state == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.state) as f:
-                text = f.read()
-        try:
-            obj = json.loads(text)
-        except ValueError as error:
-            raise ValueError(f"not JSON: {error}") from None
-        if isinstance(obj, dict) and "state" in obj and "board" not in obj:
-            obj = obj["state"]  # a whole NewGame / ApplyAction / GetView response
-        state = state_from_json(obj)
+        state = state_from_json(_read_position_json(args.state))
         if args.seat is not None and state.viewer != args.seat:
             if state.is_view:
                 raise ValueError(f"this is seat {state.viewer}'s view, not seat {args.seat}'s")

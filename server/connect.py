@@ -203,18 +203,9 @@ class _Bridge:
     def _unary(self, handler):
         async def unary(request, ctx: RequestContext):
             context, timer = self._context(ctx)
-            try:
+            with _call_scope(context, timer):
                 loop = asyncio.get_running_loop()
-                response = await loop.run_in_executor(self._executor, handler, request, context)
-                _check_deadline(context)
-                return response
-            except ConnectError:
-                _check_deadline(context)
-                raise
-            finally:
-                if timer is not None:
-                    timer.cancel()
-                context._call.end()
+                return await loop.run_in_executor(self._executor, handler, request, context)
 
         return unary
 
@@ -223,20 +214,15 @@ class _Bridge:
             context, timer = self._context(ctx)
             responses: Iterator = handler(request, context)
             try:
-                loop = asyncio.get_running_loop()
-                while True:
-                    response = await loop.run_in_executor(self._executor, next, responses, _END)
-                    if response is _END:
-                        break
-                    yield response
-                _check_deadline(context)
-            except ConnectError:
-                _check_deadline(context)
-                raise
+                # Ending the call also stops the search of a stream its client left.
+                with _call_scope(context, timer):
+                    loop = asyncio.get_running_loop()
+                    while True:
+                        response = await loop.run_in_executor(self._executor, next, responses, _END)
+                        if response is _END:
+                            break
+                        yield response
             finally:
-                if timer is not None:
-                    timer.cancel()
-                context._call.end()  # stops the search of a stream its client left
                 with contextlib.suppress(ValueError):  # ValueError: a thread still runs it
                     cast("Any", responses).close()
 
@@ -259,6 +245,23 @@ def grpc_peer(address: str | None) -> str:
 def _check_deadline(context: CallContext) -> None:
     if context.time_remaining() == 0.0:
         raise ConnectError(Code.DEADLINE_EXCEEDED, "the call's deadline passed")
+
+
+@contextlib.contextmanager
+def _call_scope(context: CallContext, timer: asyncio.TimerHandle | None) -> Iterator[None]:
+    """One call's handling: a call that ends (normally or with an error reply) after its
+    deadline answers DEADLINE_EXCEEDED; the deadline timer is cancelled and the call ended
+    (which stops its search) however it ends."""
+    try:
+        yield
+        _check_deadline(context)
+    except ConnectError:
+        _check_deadline(context)
+        raise
+    finally:
+        if timer is not None:
+            timer.cancel()
+        context._call.end()
 
 
 def _snake(name: str) -> str:
