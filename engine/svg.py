@@ -133,6 +133,10 @@ class _Svg:
     def el(self, tag: str, **attrs) -> None:
         self.parts.append(f"<{tag}{_attrs(attrs)}/>")
 
+    def rect(self, x: float, y: float, width: float, height: float, **attrs) -> None:
+        """A rectangle: its position and size, then any other attributes."""
+        self.el("rect", x=x, y=y, width=width, height=height, **attrs)
+
     def text(self, x: float, y: float, content: str, size: float = 12, **attrs) -> None:
         attrs.setdefault("fill", INK)
         self.parts.append(
@@ -181,7 +185,7 @@ def _shape(svg: _Svg, shape: str, x: float, y: float, size: float, fill: str, **
         svg.el("circle", cx=x, cy=y, r=h, **style)
     elif shape == "square":
         s = h * 0.9
-        svg.el("rect", x=x - s, y=y - s, width=2 * s, height=2 * s, **style)
+        svg.rect(x - s, y - s, 2 * s, 2 * s, **style)
     elif shape == "triangle":
         pts = [(x, y - h * 1.05), (x + h * 1.05, y + h * 0.8), (x - h * 1.05, y + h * 0.8)]
         svg.el("polygon", points=_points(pts), **style)
@@ -227,20 +231,17 @@ def _icon(svg: _Svg, key: str, x: float, y: float, value: int | None, size: floa
         )
         y += h * 0.3
     elif key == "politics":  # a card
-        svg.el(
-            "rect",
-            x=x - h * 0.72,
-            y=y - h,
-            width=h * 1.44,
-            height=2 * h,
+        svg.rect(
+            x - h * 0.72,
+            y - h,
+            h * 1.44,
+            2 * h,
             rx=2,
             fill="#FFFFFF",
             stroke="#555555",
             stroke_width=1.2,
         )
-        svg.el(
-            "rect", x=x - h * 0.72, y=y - h, width=h * 1.44, height=h * 0.45, rx=2, fill="#7A48A8"
-        )
+        svg.rect(x - h * 0.72, y - h, h * 1.44, h * 0.45, rx=2, fill="#7A48A8")
         text_fill = INK
         y += h * 0.2
     elif key == "nobility":  # a pennant pointing up
@@ -300,17 +301,7 @@ def _balcony(svg: _Svg, name: str, members: Sequence[int], x: float, y: float) -
     """A council: a stone balcony with its 4 councillors, the newest (index 0) on the left."""
     with svg.group(id=f"balcony-{name}", cls="balcony", data_balcony=name):
         svg.title(f"{name} council (left: newest; right: the next to leave)")
-        svg.el(
-            "rect",
-            x=x,
-            y=y - 18,
-            width=150,
-            height=36,
-            rx=6,
-            fill="#ECE6DA",
-            stroke="#7D7464",
-            stroke_width=1.5,
-        )
+        svg.rect(x, y - 18, 150, 36, rx=6, fill="#ECE6DA", stroke="#7D7464", stroke_width=1.5)
         svg.el("line", x1=x + 6, y1=y + 14, x2=x + 144, y2=y + 14, stroke="#A59C8A", stroke_width=3)
         for i, c in enumerate(members):
             _councillor(svg, c, x + 24 + 34 * i, y - 1, i)
@@ -321,19 +312,9 @@ def _card(svg: _Svg, kind: str, count: int, x: float, y: float, w: float = 26) -
     with svg.group(cls="card", data_kind=kind, data_count=count):
         svg.title(f"{count} {kind}")
         fill = "#FFFFFF" if kind == "joker" else CARD_FILL[kind]
-        svg.el(
-            "rect", x=x, y=y, width=w, height=h, rx=3, fill=fill, stroke="#1A1A1A", stroke_width=1.2
-        )
+        svg.rect(x, y, w, h, rx=3, fill=fill, stroke="#1A1A1A", stroke_width=1.2)
         if kind == "joker":  # white, with a band of every colour
-            svg.el(
-                "rect",
-                x=x + 1,
-                y=y + 1,
-                width=w - 2,
-                height=h * 0.2,
-                rx=2,
-                fill="url(#council-joker)",
-            )
+            svg.rect(x + 1, y + 1, w - 2, h * 0.2, rx=2, fill="url(#council-joker)")
         dark = kind in ("black", "purple")
         svg.text(
             x + w / 2,
@@ -357,28 +338,8 @@ def _card(svg: _Svg, kind: str, count: int, x: float, y: float, w: float = 26) -
 
 def _card_back(svg: _Svg, x: float, y: float, w: float = 26) -> None:
     h = w * 1.35
-    svg.el(
-        "rect",
-        x=x,
-        y=y,
-        width=w,
-        height=h,
-        rx=3,
-        fill="#3B3550",
-        stroke="#1A1A1A",
-        stroke_width=1.2,
-    )
-    svg.el(
-        "rect",
-        x=x + 4,
-        y=y + 4,
-        width=w - 8,
-        height=h - 8,
-        rx=2,
-        fill="none",
-        stroke="#B9A76A",
-        stroke_width=1,
-    )
+    svg.rect(x, y, w, h, rx=3, fill="#3B3550", stroke="#1A1A1A", stroke_width=1.2)
+    svg.rect(x + 4, y + 4, w - 8, h - 8, rx=2, fill="none", stroke="#B9A76A", stroke_width=1)
 
 
 def _permit(
@@ -392,17 +353,7 @@ def _permit(
     svg.title(
         f"permit {tile}: {'/'.join(board.CITY_NAMES[c] for c in t.cities)}; {_bonus_text(t.bonus)}"
     )
-    svg.el(
-        "rect",
-        x=0,
-        y=0,
-        width=TILE_W,
-        height=TILE_H,
-        rx=8,
-        fill="#F6E7C1",
-        stroke="#8A6A2E",
-        stroke_width=2,
-    )
+    svg.rect(0, 0, TILE_W, TILE_H, rx=8, fill="#F6E7C1", stroke="#8A6A2E", stroke_width=2)
     n = len(t.cities)
     step = 30
     x0 = TILE_W / 2 - step * (n - 1) / 2
@@ -410,17 +361,7 @@ def _permit(
         colour = colours[c]
         fill = KING_CITY_FILL if colour < 0 else CITY_FILL[board.CITY_COLOURS[colour]]
         dark = colour < 0 or board.CITY_COLOURS[colour] == "iron"
-        svg.el(
-            "rect",
-            x=x0 + i * step - 13,
-            y=9,
-            width=26,
-            height=28,
-            rx=5,
-            fill=fill,
-            stroke="#1A1A1A",
-            stroke_width=1.2,
-        )
+        svg.rect(x0 + i * step - 13, 9, 26, 28, rx=5, fill=fill, stroke="#1A1A1A", stroke_width=1.2)
         svg.text(
             x0 + i * step,
             30,
@@ -456,9 +397,7 @@ def _bonus_tile(
 ) -> None:
     with svg.group(id=ident, cls="bonus-tile", data_vp=vp):
         svg.title(f"{label} bonus tile: {vp} VP")
-        svg.el(
-            "rect", x=x, y=y, width=w, height=h, rx=6, fill=fill, stroke="#1A1A1A", stroke_width=1.5
-        )
+        svg.rect(x, y, w, h, rx=6, fill=fill, stroke="#1A1A1A", stroke_width=1.5)
         ink = "#FFFFFF" if dark else INK
         svg.text(
             x + w / 2,
@@ -473,17 +412,8 @@ def _bonus_tile(
 
 
 def _taken(svg: _Svg, x: float, y: float, w: float, h: float, label: str) -> None:
-    svg.el(
-        "rect",
-        x=x,
-        y=y,
-        width=w,
-        height=h,
-        rx=6,
-        fill="none",
-        stroke="#9A9A9A",
-        stroke_width=1.2,
-        stroke_dasharray="4 3",
+    svg.rect(
+        x, y, w, h, rx=6, fill="none", stroke="#9A9A9A", stroke_width=1.2, stroke_dasharray="4 3"
     )
     svg.text(x + w / 2, y + h / 2 + 4, label, size=10, text_anchor="middle", fill="#8A8A8A")
 
@@ -541,12 +471,11 @@ class _Board:
     def region_panel(self, svg: _Svg, r: int, region: str, x: float, y: float) -> None:
         side = self.layout.code[r]
         with svg.group(id=f"region-{region}", cls="region", data_side=side):
-            svg.el(
-                "rect",
-                x=x,
-                y=y,
-                width=PANEL_W,
-                height=PANEL_H,
+            svg.rect(
+                x,
+                y,
+                PANEL_W,
+                PANEL_H,
                 rx=10,
                 fill=REGION_FILL[region],
                 stroke=REGION_EDGE[region],
@@ -695,12 +624,11 @@ class _Board:
                 bonus = {k: v for k, v in board.CITY_TOKENS[token].items() if v}
                 w = 24 * len(bonus) + 6
                 with svg.group(cls="token", data_token=token):
-                    svg.el(
-                        "rect",
-                        x=x + CITY_R + 4,
-                        y=y - 15,
-                        width=w,
-                        height=30,
+                    svg.rect(
+                        x + CITY_R + 4,
+                        y - 15,
+                        w,
+                        30,
                         rx=15,
                         fill="#FFFDF5",
                         stroke="#6E5234",
@@ -776,12 +704,11 @@ class _Board:
             if deck_n:
                 for k in (2, 1, 0):
                     if deck_n > k:
-                        svg.el(
-                            "rect",
-                            x=dx + 3 * k,
-                            y=ty + 3 * k,
-                            width=70,
-                            height=TILE_H - 6,
+                        svg.rect(
+                            dx + 3 * k,
+                            ty + 3 * k,
+                            70,
+                            TILE_H - 6,
                             rx=8,
                             fill="#B9965A",
                             stroke="#6B4F1F",
@@ -806,17 +733,7 @@ class _Board:
         x = MARGIN
         w = WIDTH - 2 * MARGIN
         with svg.group(id="king-board"):
-            svg.el(
-                "rect",
-                x=x,
-                y=y,
-                width=w,
-                height=KING_PANEL_H,
-                rx=10,
-                fill="#E9E1F1",
-                stroke="#7B4EA3",
-                stroke_width=2,
-            )
+            svg.rect(x, y, w, KING_PANEL_H, rx=10, fill="#E9E1F1", stroke="#7B4EA3", stroke_width=2)
             svg.text(
                 x + 16,
                 y + 26,
@@ -904,17 +821,7 @@ class _Board:
                 bonus = board.NOBILITY_SPACES.get(space)
                 with svg.group(id=f"nobility-{space}", cls="nobility-space", data_space=space):
                     fill = "#F4E4B0" if bonus else "#FBF8F0"
-                    svg.el(
-                        "rect",
-                        x=sx,
-                        y=y,
-                        width=44,
-                        height=70,
-                        rx=4,
-                        fill=fill,
-                        stroke="#8A7A55",
-                        stroke_width=1,
-                    )
+                    svg.rect(sx, y, 44, 70, rx=4, fill=fill, stroke="#8A7A55", stroke_width=1)
                     svg.text(
                         sx + 22, y + 13, str(space), size=11, text_anchor="middle", fill="#6B5A30"
                     )
@@ -1011,12 +918,11 @@ class _Board:
             data_seat=p,
             data_shape=PLAYER_SHAPES[p],
         ):
-            svg.el(
-                "rect",
-                x=x,
-                y=y,
-                width=w,
-                height=h,
+            svg.rect(
+                x,
+                y,
+                w,
+                h,
                 rx=10,
                 fill="#FCFBF7",
                 stroke=PLAYER_COLOURS[p],
@@ -1142,17 +1048,7 @@ class _Board:
                 cy = y - 12 + (k // chips) * 26
                 with svg.group(cls="won-tile", data_tile=name, data_vp=vp):
                     svg.title(f"{name} tile: {vp} VP")
-                    svg.el(
-                        "rect",
-                        x=cx,
-                        y=cy,
-                        width=34,
-                        height=22,
-                        rx=4,
-                        fill=fill,
-                        stroke="#1A1A1A",
-                        stroke_width=1,
-                    )
+                    svg.rect(cx, cy, 34, 22, rx=4, fill=fill, stroke="#1A1A1A", stroke_width=1)
                     svg.text(
                         cx + 17,
                         cy + 16,
