@@ -3,13 +3,27 @@
 Kept in step with the extension by tests/test_stubs.py.
 """
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+class Card(NamedTuple):
+    """One card's facts as the rules use them."""
+
+    name: str
+    kind: str  # "ace", "number", "pawn", "court" or "crown"
+    value: int  # its rank as an event: Ace 1, numbers their value, else 0
+    order: int  # index in RANK_ORDER (Ace lowest, TC12)
+    suits: tuple[int, ...]  # suit indices, as the card list names them
+
+CARD_KINDS: tuple[str, ...]
 SUITS: tuple[str, ...]
 RANK_ORDER: tuple[str, ...]
+CARDS: tuple[Card, ...]
 CARD_NAMES: tuple[str, ...]
+MAX_RANK: int
+DRAFT_ROUNDS: int
+NO_CARD: int  # low_card of a seat that revealed nothing in the last event
 PHASES: tuple[str, ...]
 # The card_loc codes of the raw form (pack, drafted and facedown: plus the pack or seat).
 LOCATIONS: dict[str, int]

@@ -22,6 +22,7 @@ from libc.stdint cimport int8_t, uint64_t
 
 import json
 from importlib import resources
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,12 +33,38 @@ from council.engine._random cimport game_rng, next_random, random_below
 # ---------------------------------------------------------------------------------------
 # Card tables (TC1), from the package's card list.
 
+
+class Card(NamedTuple):
+    """One card's facts as the rules use them."""
+
+    name: str
+    kind: str               # "ace", "number", "pawn", "court" or "crown"
+    value: int              # its rank as an event: Ace 1, numbers their value, else 0
+    order: int              # index in RANK_ORDER (Ace lowest, TC12)
+    suits: tuple            # suit indices, as the card list names them
+
+
+# CK_* order.
+CARD_KINDS = ("ace", "number", "pawn", "court", "crown")
+
+
+def _card(data, suits, rank_order):
+    rank = data["rank"]
+    kind = rank.lower() if rank.lower() in CARD_KINDS else "number"
+    value = 1 if rank == "Ace" else int(rank) if rank.isdigit() else 0
+    return Card(data["name"], kind, value, rank_order.index(rank),
+                tuple(suits.index(s) for s in data["suits"]))
+
+
 _DATA = json.loads(resources.files("council.engine").joinpath("data/decktet.json").read_text())
 SUITS = tuple(_DATA["suits"])
 RANK_ORDER = tuple(_DATA["rank_order"])
-CARD_NAMES = tuple(card["name"] for card in _DATA["cards"])
-_KIND_OF_RANK = {"Ace": CK_ACE, "Pawn": CK_PAWN, "Court": CK_COURT, "Crown": CK_CROWN}
+CARDS = tuple(_card(card, SUITS, RANK_ORDER) for card in _DATA["cards"])
+CARD_NAMES = tuple(card.name for card in CARDS)
 PHASES = ("draft", "bid", "reveal", "over")
+MAX_RANK = TC_MAX_RANK
+DRAFT_ROUNDS = TC_DRAFT_ROUNDS
+NO_CARD = TC_NO_CARD  # low_card of a seat that revealed nothing in the last event
 # The card_loc codes of the raw form: a pack, a seat's drafted cards and a pack's face-down
 # discard are the code plus the pack or seat.
 LOCATIONS = {"deck": LOC_DECK, "pack": LOC_PACK, "drafted": LOC_DRAFTED,
@@ -48,12 +75,11 @@ LOCATIONS = {"deck": LOC_DECK, "pack": LOC_PACK, "drafted": LOC_DRAFTED,
 def _fill_card_tables():
     if len(SUITS) != TC_N_SUITS or len(CARD_NAMES) != TC_N_CARDS:
         raise ImportError("engine/data/decktet.json does not match the compiled core's sizes")
-    for c, card in enumerate(_DATA["cards"]):
-        rank = card["rank"]
-        CARD_KIND[c] = _KIND_OF_RANK.get(rank, CK_NUMBER)
-        CARD_ORDER[c] = RANK_ORDER.index(rank)
-        CARD_VALUE[c] = 1 if rank == "Ace" else int(rank) if rank.isdigit() else 0
-        CARD_SUITS[c] = sum(1 << SUITS.index(suit) for suit in card["suits"])
+    for c, card in enumerate(CARDS):
+        CARD_KIND[c] = CARD_KINDS.index(card.kind)
+        CARD_ORDER[c] = card.order
+        CARD_VALUE[c] = card.value
+        CARD_SUITS[c] = sum(1 << x for x in card.suits)
 
 
 _fill_card_tables()

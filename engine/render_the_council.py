@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from council.engine._the_council import (
     CARD_NAMES,
+    DRAFT_ROUNDS,
     EVENTS_PER_HAND,
     LOCATIONS,
+    NO_CARD,
     PHASES,
     RANK_ORDER,
     SUITS,
@@ -25,9 +27,6 @@ from council.engine._the_council import (
 )
 
 __all__ = ["render_the_council"]
-
-_DRAFT_ROUNDS = 5
-_NO_CARD = 99  # low_card of a seat that revealed nothing in the last event
 
 
 def _suits(counts: list[int], skip_zero: bool = False) -> str:
@@ -47,7 +46,7 @@ def render_the_council(state: TheCouncilState) -> str:
     where = LOCATIONS
     head = f"The Council: {n} seats, hand {raw['hand']} (dealer seat {raw['dealer']}), "
     if phase == "draft":
-        head += f"draft round {raw['draft_round'] + 1} of {_DRAFT_ROUNDS}, "
+        head += f"draft round {raw['draft_round'] + 1} of {DRAFT_ROUNDS}, "
     elif phase != "over":
         head += f"event {raw['events_done'] + 1} of {EVENTS_PER_HAND} ({phase}), "
     head += "game over" if phase == "over" else f"seat {raw['current']} to act"
@@ -70,7 +69,7 @@ def render_the_council(state: TheCouncilState) -> str:
         line += f"; drafted {_names(drafted)}"
         if chosen:
             line += f" (to reveal: {_names(chosen)})"
-        if raw["low_card"][p] != _NO_CARD:
+        if raw["low_card"][p] != NO_CARD:
             line += f"; lowest revealed last event: {RANK_ORDER[raw['low_card'][p]]}"
         if phase == "over":
             line += f"; score {raw['score'][p]}"

@@ -26,27 +26,29 @@ True
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import ClassVar
 
 from council.engine import TheCouncilState
-from council.engine._the_council import ACTION_OFFSETS, CARD_NAMES, LOCATIONS, SUITS
+from council.engine._the_council import (
+    ACTION_OFFSETS,
+    CARDS,
+    LOCATIONS,
+    MAX_HANDS,
+    MAX_RANK,
+    NO_CARD,
+    SUITS,
+)
 
 __all__ = ["TheCouncilExpertAgent"]
 
 # ---------------------------------------------------------------------------------------
-# Card tables (the same file the compiled core reads).
+# Card tables (the core's, derived once from the package's card list).
 
-_DATA = json.loads(resources.files("council.engine").joinpath("data/decktet.json").read_text())
 N_SUITS = len(SUITS)
-N_CARDS = len(CARD_NAMES)
-MAX_RANK = 6
-MAX_HANDS = 20  # TC14
-NO_CARD = 99
+N_CARDS = len(CARDS)
 
 PICK = ACTION_OFFSETS["pick"]
 BID = ACTION_OFFSETS["bid"]
@@ -56,22 +58,11 @@ LOC_DECK = LOCATIONS["deck"]
 LOC_DRAFTED = LOCATIONS["drafted"]
 LOC_UNKNOWN = LOCATIONS["unknown"]
 
-_RANK_ORDER: list[str] = _DATA["rank_order"]
-KIND: tuple[str, ...] = tuple(
-    {"Ace": "ace", "Pawn": "pawn", "Court": "court", "Crown": "crown"}.get(c["rank"], "number")
-    for c in _DATA["cards"]
-)
-# An event's rank (Ace 1, numbers their value, else 0), the card order of TC12 (Ace lowest)
-# and the suits each card shows.
-VALUE: tuple[int, ...] = tuple(
-    1 if c["rank"] == "Ace" else int(c["rank"]) if c["rank"].isdigit() else 0
-    for c in _DATA["cards"]
-)
-ORDER: tuple[int, ...] = tuple(_RANK_ORDER.index(c["rank"]) for c in _DATA["cards"])
-CARD_SUITS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(SUITS.index(s) for s in c["suits"]) for c in _DATA["cards"]
-)
-assert len(KIND) == N_CARDS
+# Each card's kind, its rank as an event, its order (TC12: Ace lowest) and its suits.
+KIND: tuple[str, ...] = tuple(c.kind for c in CARDS)
+VALUE: tuple[int, ...] = tuple(c.value for c in CARDS)
+ORDER: tuple[int, ...] = tuple(c.order for c in CARDS)
+CARD_SUITS: tuple[tuple[int, ...], ...] = tuple(c.suits for c in CARDS)
 
 # ---------------------------------------------------------------------------------------
 # Tuning of the expert's evaluation.

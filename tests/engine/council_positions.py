@@ -18,6 +18,7 @@ from council.engine._the_council import (
     CARD_NAMES,
     EVENTS_PER_HAND,
     LOCATIONS,
+    NO_CARD,  # noqa: F401 (the rules tests take it from here)
     PHASES,
     SUITS,
     TheCouncilState,
@@ -31,7 +32,6 @@ LOC_DECK, LOC_PACK, LOC_DRAFTED, LOC_FACEDOWN, LOC_SPENT, LOC_EVENT, LOC_UNKNOWN
     LOCATIONS[name] for name in ("deck", "pack", "drafted", "facedown", "spent", "event", "unknown")
 )
 PH_DRAFT, PH_BID, PH_REVEAL, PH_OVER = (PHASES.index(p) for p in ("draft", "bid", "reveal", "over"))
-NO_CARD = 99  # low_card of a seat that revealed nothing
 
 PICK = ACTION_OFFSETS["pick"]
 BID = ACTION_OFFSETS["bid"]
