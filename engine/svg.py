@@ -545,26 +545,17 @@ class _Board:
                 (x1, y1), (x2, y2) = self.city_xy[a], self.city_xy[b]
                 la, lb = board.CITY_LETTERS[a], board.CITY_LETTERS[b]
                 with svg.group(cls="road", data_from=la, data_to=lb):
-                    svg.el(
-                        "line",
-                        x1=x1,
-                        y1=y1,
-                        x2=x2,
-                        y2=y2,
-                        stroke="#6E5234",
-                        stroke_width=8,
-                        stroke_linecap="round",
-                    )
-                    svg.el(
-                        "line",
-                        x1=x1,
-                        y1=y1,
-                        x2=x2,
-                        y2=y2,
-                        stroke="#D8C39C",
-                        stroke_width=4,
-                        stroke_linecap="round",
-                    )
+                    for colour, width in (("#6E5234", 8), ("#D8C39C", 4)):  # edge, then surface
+                        svg.el(
+                            "line",
+                            x1=x1,
+                            y1=y1,
+                            x2=x2,
+                            y2=y2,
+                            stroke=colour,
+                            stroke_width=width,
+                            stroke_linecap="round",
+                        )
 
     def city(self, svg: _Svg, c: int) -> None:
         raw = self.raw
