@@ -63,6 +63,9 @@ CARDS = tuple(_card(card, SUITS, RANK_ORDER) for card in _DATA["cards"])
 CARD_NAMES = tuple(card.name for card in CARDS)
 PHASES = ("draft", "bid", "reveal", "over")
 MAX_RANK = TC_MAX_RANK
+MIN_PLAYERS = TC_MIN_PLAYERS
+MAX_PLAYERS = TC_MAX_PLAYERS
+DEAL = TC_DEAL  # cards dealt to each seat, its pack
 DRAFT_ROUNDS = TC_DRAFT_ROUNDS
 NO_CARD = TC_NO_CARD  # low_card of a seat that revealed nothing in the last event
 # The card_loc codes of the raw form: a pack, a seat's drafted cards and a pack's face-down
@@ -705,6 +708,13 @@ cdef class TheCouncilState:
         cdef TheCouncilState st = self.clone()
         tc_determinize(&st.s, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
         return st
+
+    def reseed(self, seed):
+        """Replace the chance state of a full state from `seed` (the shuffles of the hands to
+        come change, nothing else): the service's ApplyAction with a seed."""
+        self._require_full("reseed")
+        self.s.rng = game_rng(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF),
+                              <uint64_t>0x7463726573656564)  # "tcreseed"
 
     # -- outcome -------------------------------------------------------------------------
     def scores(self):

@@ -1,8 +1,11 @@
-"""A Council of Four position as a ``council.v1.GameState``: message, JSON, text.
+"""A position as a ``council.v1.GameState``: message, JSON, text.
 
-The protobuf message ``council.v1.GameState`` is the one schema of a position, a full state
-or one seat's view of it. Its protobuf JSON mapping with the proto field names is the
-engine's JSON form, documented in ``docs/state-json.md``:
+The protobuf message ``council.v1.GameState`` is the one schema of a position of either game,
+a full state or one seat's view of it. Its protobuf JSON mapping with the proto field names
+is the engine's JSON form, documented in ``docs/state-json.md``. Each function dispatches on
+the game: a ``State`` of Council of Four (compiled reader and writer, ``_document.pyx``) or a
+``TheCouncilState`` of The Council (``config.game`` = ``GAME_THE_COUNCIL``, its position in
+``the_council``: ``serialize_the_council.py``):
 
 * ``state_to_proto`` / ``state_from_proto``: the message, read and written by compiled code
   straight from and into the core's struct (this is what the service uses);
@@ -38,10 +41,12 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+from council.engine import serialize_the_council as the_council
 from council.engine._core import State
 from council.engine._document import FORMAT, _check_config, read_state, write_state
 from council.engine._status import problems
-from council.engine.config import GameConfig
+from council.engine._the_council import TheCouncilState
+from council.engine.config import GameConfig, TheCouncilConfig
 from council.v1 import game_pb2 as pb
 
 if TYPE_CHECKING:
@@ -55,6 +60,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMAT",
+    "Position",
     "StateValidationError",
     "config_from_json",
     "config_from_proto",
@@ -68,6 +74,8 @@ __all__ = [
 ]
 
 CONFIG_FIELDS = tuple(GameConfig.__dataclass_fields__)
+# A position of either game, as the engine holds it.
+Position: TypeAlias = State | TheCouncilState
 
 
 class StateValidationError(ValueError):
@@ -91,47 +99,77 @@ class StateValidationError(ValueError):
 # The message.
 
 
-def state_to_proto(state: State) -> pb.GameState:
-    """The GameState message of a state or view."""
+def state_to_proto(state: Position) -> pb.GameState:
+    """The GameState message of a state or view of either game."""
+    if isinstance(state, TheCouncilState):
+        return the_council.write(state)
     return write_state(state)
 
 
-def state_from_proto(msg: pb.GameState, *, view_of: int | None = None) -> State:
-    """Validate a GameState message and build the State it describes.
+def state_from_proto(msg: pb.GameState, *, view_of: int | None = None) -> Position:
+    """Validate a GameState message and build the position it describes: a State, or a
+    TheCouncilState when ``config.game`` is GAME_THE_COUNCIL.
 
-    With ``view_of``, a state without a viewer whose other seats' hands are (partly)
-    absent is read as that seat's view (what the seat cannot know is dropped first).
-    Raises StateValidationError listing every violation found.
+    With ``view_of``, a Council of Four state without a viewer whose other seats' hands are
+    (partly) absent is read as that seat's view (what the seat cannot know is dropped
+    first); The Council has no such partial states. Raises StateValidationError listing
+    every violation found.
     """
+    game = msg.config.game
+    if game == pb.GAME_THE_COUNCIL:
+        tc_state, found = the_council.read(msg)
+        if tc_state is None:
+            raise StateValidationError(found)
+        return tc_state
+    if game not in (pb.GAME_UNSPECIFIED, pb.GAME_COUNCIL_OF_FOUR):
+        raise StateValidationError([("config.game", f"unknown game {game}; {_GAMES}")])
+    if msg.HasField("the_council"):
+        raise StateValidationError(
+            [
+                (
+                    "the_council",
+                    "a part of The Council's position: config.game must then be "
+                    "GAME_THE_COUNCIL (absent means Council of Four)",
+                )
+            ]
+        )
     state, found = read_state(msg, -1 if view_of is None else view_of)
     if state is None:  # read_state gives a State exactly when it found no problem
         raise StateValidationError(found)
     return state
 
 
+_GAMES = "one of " + ", ".join(v.name for v in pb.Game.DESCRIPTOR.values)
+
+
 def config_from_proto(
     msg: pb.GameConfig, path: str = "config", *, complete: bool = False
-) -> GameConfig:
-    """A GameConfig from its message; absent fields take GameConfig's defaults unless
-    ``complete``. Raises StateValidationError naming ``<path>.<field>`` for every problem."""
-    return config_from_json(
-        {f: getattr(msg, f) for f in CONFIG_FIELDS if msg.HasField(f)}, path, complete=complete
-    )
+) -> GameConfig | TheCouncilConfig:
+    """The configuration of a GameConfig message: a GameConfig, or a TheCouncilConfig when
+    ``game`` is GAME_THE_COUNCIL. Absent fields take the defaults unless ``complete``.
+    Raises StateValidationError naming ``<path>.<field>`` for every problem."""
+    obj: dict[str, Any] = {f: getattr(msg, f) for f in CONFIG_FIELDS if msg.HasField(f)}
+    if msg.HasField("game"):
+        obj["game"] = msg.game
+    return config_from_json(obj, path, complete=complete)
 
 
 # ---------------------------------------------------------------------------------------
 # JSON: the protobuf JSON mapping of the message.
 
 
-def state_to_json(state: State) -> dict:
+def state_to_json(state: Position) -> dict:
     """The JSON object of a state or view: ``MessageToDict`` of its message with the proto
     field names, every field without presence written (zeros and empty lists included),
-    keys in schema order (map keys sorted) so that a state always gives the same text."""
+    keys in schema order (map keys sorted) so that a state always gives the same text.
+    The Council's leaves out Council of Four's empty ``players``."""
     obj = json_format.MessageToDict(
-        write_state(state),
+        state_to_proto(state),
         preserving_proto_field_name=True,
         always_print_fields_with_no_presence=True,
     )
+    if isinstance(state, TheCouncilState):
+        del obj["players"]
     return _in_schema_order(obj, pb.GameState.DESCRIPTOR)
 
 
@@ -152,7 +190,7 @@ def _in_schema_order(obj: dict, descriptor: MessageDescriptor) -> dict:
     return out
 
 
-def state_from_json(obj: Any) -> State:
+def state_from_json(obj: Any) -> Position:
     """Validate a JSON object and build the State it describes.
 
     Any protobuf JSON mapping of a GameState is accepted (absent fields take their
@@ -169,12 +207,12 @@ def state_from_json(obj: Any) -> State:
     return state_from_proto(msg)
 
 
-def dumps(state: State, **kwargs) -> str:
+def dumps(state: Position, **kwargs) -> str:
     """The JSON text of a state; keyword arguments go to ``json.dumps`` (e.g. indent=2)."""
     return json.dumps(state_to_json(state), **kwargs)
 
 
-def loads(text: str | bytes) -> State:
+def loads(text: str | bytes) -> Position:
     """Parse and validate JSON text into a State (StateValidationError if invalid)."""
     try:
         obj = json.loads(text)
@@ -183,23 +221,57 @@ def loads(text: str | bytes) -> State:
     return state_from_json(obj)
 
 
-def config_from_json(obj: Any, path: str = "config", *, complete: bool = True) -> GameConfig:
-    """A GameConfig from its JSON object (the field names of GameConfig).
+def config_from_json(
+    obj: Any, path: str = "config", *, complete: bool = True
+) -> GameConfig | TheCouncilConfig:
+    """A GameConfig from its JSON object (the field names of GameConfig), or a
+    TheCouncilConfig when its ``game`` is GAME_THE_COUNCIL (then ``players`` alone).
 
-    With ``complete=False`` missing fields take GameConfig's defaults. Raises
-    StateValidationError naming ``<path>.<field>`` for every problem.
+    With ``complete=False`` missing fields take the defaults. Raises StateValidationError
+    naming ``<path>.<field>`` for every problem.
     """
     found = schema_problems(obj, pb.GameConfig.DESCRIPTOR, path)
-    if not found and complete:
+    if found:
+        raise StateValidationError(found)
+    obj = {k: v for k, v in obj.items() if v is not None}
+    game = obj.pop("game", pb.GAME_UNSPECIFIED)
+    game = pb.Game.Value(game) if isinstance(game, str) else game
+    if game == pb.GAME_THE_COUNCIL:
+        return _the_council_config(obj, path, complete)
+    if game not in (pb.GAME_UNSPECIFIED, pb.GAME_COUNCIL_OF_FOUR):
+        raise StateValidationError([(f"{path}.game", f"unknown game {game}; {_GAMES}")])
+    if complete:
         found = [
             (f"{path}.{f}", "required field is missing") for f in CONFIG_FIELDS if f not in obj
         ]
     if found:
         raise StateValidationError(found)
-    checked = _check_config({k: v for k, v in obj.items() if v is not None})
+    checked = _check_config(obj)
     if isinstance(checked, list):
         raise StateValidationError([(f"{path}.{f}", problem) for f, problem in checked])
     return checked
+
+
+def _the_council_config(obj: dict, path: str, complete: bool) -> TheCouncilConfig:
+    found = [
+        (
+            f"{path}.{f}",
+            "a rule variant of Council of Four: The Council's configuration is "
+            "game and players only",
+        )
+        for f in obj
+        if f != "players"
+    ]
+    if complete and "players" not in obj:
+        found.append((f"{path}.players", "required field is missing"))
+    if found:
+        raise StateValidationError(found)
+    config = TheCouncilConfig(**obj)
+    try:
+        return config.validate()
+    except ValueError as e:
+        _, _, problem = str(e).partition(": ")
+        raise StateValidationError([(f"{path}.players", problem)]) from None
 
 
 # ---------------------------------------------------------------------------------------
@@ -266,6 +338,18 @@ def _value_problems(value: Any, field: AnyFieldDescriptor, path: str) -> list:
         return [] if isinstance(value, bool) else [(path, "must be true or false")]
     if kind == FieldDescriptor.TYPE_STRING:
         return [] if isinstance(value, str) else [(path, "must be a string")]
+    if kind == FieldDescriptor.TYPE_ENUM:  # a value's name, or its number
+        assert field.enum_type is not None
+        names = field.enum_type.values_by_name
+        if isinstance(value, str):
+            return (
+                []
+                if value in names
+                else [(path, f"unknown value {value!r}; one of {', '.join(names)}")]
+            )
+        if isinstance(value, int) and not isinstance(value, bool) and -(2**31) <= value < 2**31:
+            return []
+        return [(path, "must be an enum value's name (or its number)")]
     if kind in _INTEGER_BITS:
         signed, bits = _INTEGER_BITS[kind]
         if bits == 64 and isinstance(value, str) and value.isascii() and value.isdigit():

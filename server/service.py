@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from council.engine import IllegalActionError, State
+from council.engine import GameConfig, IllegalActionError, State
 from council.engine.actions import NUM_ACTIONS, describe
 from council.engine.actions import Action as EngineAction
 from council.engine.serialize import (
@@ -149,11 +149,14 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         msg = request.state
         seat = msg.turn.current if requesting_seat is None else requesting_seat
         try:
-            return state_from_proto(msg, view_of=seat if 0 <= seat < len(msg.players) else None)
+            state = state_from_proto(msg, view_of=seat if 0 <= seat < len(msg.players) else None)
         except StateValidationError as e:
             raise invalid(
                 [("state" if f == "(root)" else f"state.{f}", p) for f, p in e.violations]
             ) from None
+        if not isinstance(state, State):
+            raise failed_precondition("The Council is not served yet")
+        return state
 
     def _seat(self, request, state: State) -> int:
         """The requesting seat: it must be the seat to move and see its own hand."""
@@ -254,6 +257,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             config = config_from_proto(request.config)
         except StateValidationError as e:
             raise invalid(e.violations) from None
+        if not isinstance(config, GameConfig):
+            raise failed_precondition("The Council is not served yet")
         # No seed: a secret random one (a small or guessable seed lets anyone holding a
         # view find every hidden card by trying seeds; docs/service.md, "Seeds").
         seed = request.seed if request.HasField("seed") else secrets.randbits(64)
