@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from council.engine._the_council import MAX_PLAYERS as _TC_MAX_PLAYERS
+from council.engine._the_council import MIN_PLAYERS as _TC_MIN_PLAYERS
 from council.engine.board import DEFAULT_LAYOUT, LAYOUT_CODES
+
+# The seat counts of each game.
+COUNCIL_OF_FOUR_PLAYERS = (2, 3, 4)
+THE_COUNCIL_PLAYERS = tuple(range(_TC_MIN_PLAYERS, _TC_MAX_PLAYERS + 1))
 
 
 @dataclass(frozen=True)
@@ -39,7 +45,7 @@ class GameConfig:
 
     def validate(self) -> GameConfig:
         """Raise ValueError naming the field if anything is out of range."""
-        if not isinstance(self.players, int) or self.players not in (2, 3, 4):
+        if not isinstance(self.players, int) or self.players not in COUNCIL_OF_FOUR_PLAYERS:
             raise ValueError(f"players: must be 2, 3 or 4, got {self.players!r}")
         if self.layout not in LAYOUT_CODES:
             raise ValueError(
@@ -81,7 +87,7 @@ class TheCouncilConfig:
     players: int = 4
 
     def validate(self) -> TheCouncilConfig:
-        if not isinstance(self.players, int) or self.players not in (3, 4, 5):
+        if not isinstance(self.players, int) or self.players not in THE_COUNCIL_PLAYERS:
             raise ValueError(f"players: The Council seats 3, 4 or 5, got {self.players!r}")
         return self
 
@@ -95,4 +101,9 @@ class TheCouncilConfig:
 GAME_CONFIGS: dict[str, type[GameConfig] | type[TheCouncilConfig]] = {
     "council-of-four": GameConfig,
     "the-council": TheCouncilConfig,
+}
+# Each game's seat counts, by the same names.
+GAME_PLAYERS: dict[str, tuple[int, ...]] = {
+    "council-of-four": COUNCIL_OF_FOUR_PLAYERS,
+    "the-council": THE_COUNCIL_PLAYERS,
 }

@@ -14,6 +14,8 @@ empire: Moons 6, Suns 6, Waves 6, Leaves 6, Wyrms 6, Knots 6
 
 from __future__ import annotations
 
+from xml.sax.saxutils import escape
+
 from council.engine._the_council import (
     CARD_NAMES,
     DRAFT_ROUNDS,
@@ -26,7 +28,7 @@ from council.engine._the_council import (
     TheCouncilState,
 )
 
-__all__ = ["render_the_council"]
+__all__ = ["render_the_council", "render_the_council_svg"]
 
 
 def _suits(counts: list[int], skip_zero: bool = False) -> str:
@@ -95,3 +97,31 @@ def render_the_council(state: TheCouncilState) -> str:
         winners = state.winners()
         lines.append("winners: " + ", ".join(f"seat {p}" for p in winners))
     return "\n".join(lines)
+
+
+# The SVG of the summary: one line of monospace text a line (what RenderPosition answers).
+_LINE_HEIGHT = 18
+_CHAR_WIDTH = 8
+_MARGIN = 12
+
+
+def render_the_council_svg(state: TheCouncilState) -> str:
+    """The summary of ``render_the_council`` as an SVG document, one ``<text>`` a line.
+
+    >>> svg = render_the_council_svg(TheCouncilState.new_game(players=3, seed=4))
+    >>> svg.startswith("<svg") and "empire: Moons 6" in svg
+    True
+    """
+    lines = render_the_council(state).splitlines()
+    width = 2 * _MARGIN + _CHAR_WIDTH * max(len(line) for line in lines)
+    height = 2 * _MARGIN + _LINE_HEIGHT * len(lines)
+    texts = [
+        f'<text id="line-{i}" x="{_MARGIN}" y="{_MARGIN + _LINE_HEIGHT * (i + 1) - 4}">'
+        f"{escape(line)}</text>"
+        for i, line in enumerate(lines)
+    ]
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="monospace" font-size="13">'
+        f'<rect width="{width}" height="{height}" fill="#fdfaf2"/>' + "".join(texts) + "</svg>\n"
+    )

@@ -1,23 +1,31 @@
 """The council.v1 messages the server builds: actions, search results, views, engine info.
 
 Positions need no conversion here: ``council.v1.GameState`` is the engine's own schema
-(``council.engine.serialize.state_from_proto`` / ``state_to_proto``).
+(``council.engine.serialize.state_from_proto`` / ``state_to_proto``), for both games.
+Council of Four's actions are the same message whatever the position (built once); The
+Council's name the cards they reveal, so they are built from the position they are taken in
+(``the_council_action_proto``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
+from collections.abc import Callable
 from importlib import metadata
 from typing import cast
 
 from google.protobuf import duration_pb2
 
-from council.engine import GameConfig, State
+from council.engine import GameConfig, TheCouncilConfig, TheCouncilState
+from council.engine import _the_council as tc
 from council.engine.actions import NUM_ACTIONS, PAYMENTS, ActionKind
 from council.engine.actions import Action as EngineAction
 from council.engine.board import CARD_KINDS, LAYOUT_CODES
-from council.engine.serialize import FORMAT, state_to_proto
+from council.engine.config import GAME_CONFIGS, GAME_PLAYERS
+from council.engine.serialize import FORMAT, Position, state_to_proto
+from council.engine.serialize_the_council import FORMAT as THE_COUNCIL_FORMAT
 from council.server import presets
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
@@ -29,10 +37,14 @@ __all__ = [
     "action_from_proto",
     "action_proto",
     "add_views",
+    "describe_the_council",
     "duration",
     "engine_info_proto",
     "legal_actions_response",
     "search_result_proto",
+    "the_council_action_from_proto",
+    "the_council_action_proto",
+    "the_council_legal_actions_response",
 ]
 
 # -- actions -------------------------------------------------------------------------------
@@ -177,16 +189,25 @@ def duration(seconds: float) -> duration_pb2.Duration:
 def search_result_proto(
     result,
     *,
+    view: Position,
     seat: int,
     max_candidates: int,
     iteration_budget: int | None,
     time_budget_s: float,
     stop_reason: pb.StopReason,
 ) -> pb.SearchResult:
-    """The SearchResult message of a ``council.mcts.search.SearchResult``: its action, its
-    first `max_candidates` candidates (0: all), principal variation and stats."""
+    """The SearchResult message of a ``council.mcts.search.SearchResult`` searched from
+    `view`: its action, its first `max_candidates` candidates (0: all), principal variation
+    and stats."""
     out = pb.SearchResult(seed=result.seed, seat=seat)
-    out.action.CopyFrom(action_proto(result.action))
+    root_action: Callable[[int], pb.Action]
+    if isinstance(view, TheCouncilState):
+        root_action = functools.partial(the_council_action_proto, view)
+        line = _the_council_line(view, result.principal_variation, result.seed)
+    else:
+        root_action = action_proto
+        line = [action_proto(a) for a in result.principal_variation]
+    out.action.CopyFrom(root_action(result.action))
     candidates = result.candidates[:max_candidates] if max_candidates else result.candidates
     for c in candidates:
         m = out.candidates.add(
@@ -195,9 +216,9 @@ def search_result_proto(
             win_probability=c.win_probability,
             vp_margin=c.vp_margin,
         )
-        m.action.CopyFrom(action_proto(c.action))
-    for a in result.principal_variation:
-        out.principal_variation.add().CopyFrom(action_proto(a))
+        m.action.CopyFrom(root_action(c.action))
+    for a in line:
+        out.principal_variation.add().CopyFrom(a)
     stats = out.stats
     stats.iterations = result.iterations
     stats.elapsed.CopyFrom(duration(result.elapsed_s))
@@ -208,7 +229,7 @@ def search_result_proto(
     return out
 
 
-def add_views(field, state: State) -> None:
+def add_views(field, state: Position) -> None:
     """Append every seat's view of the full `state` to a repeated SeatView field."""
     for seat in range(state.n_players):
         view = state.view(seat)
@@ -241,10 +262,9 @@ def engine_info_proto(
     )
     for name, value in GameConfig().to_dict().items():
         setattr(response.default_config, name, value)
-    for kind in sorted(ActionKind, key=lambda k: k.offset):
-        response.action_ranges.add(
-            kind=ACTION_KIND_TO_PROTO[kind], offset=kind.offset, size=kind.size
-        )
+    for kind, offset, size in _council_of_four_ranges():
+        response.action_ranges.add(kind=kind, offset=offset, size=size)
+    _add_game_infos(response.games)
     for p in presets.PRESETS:
         info = response.presets.add(
             preset=p.value, name=p.name, iterations=p.iterations or 0, description=p.description
@@ -253,3 +273,188 @@ def engine_info_proto(
             info.max_time.CopyFrom(duration(min(p.time_s, max_search_time_s)))
     response.max_search_time.CopyFrom(duration(max_search_time_s))
     return response
+
+
+def _add_game_infos(field) -> None:
+    """Append a GameInfo for each game, Council of Four first (GAME_CONFIGS' order)."""
+    facts = {
+        GameConfig: (pb.GAME_COUNCIL_OF_FOUR, FORMAT, NUM_ACTIONS, _council_of_four_ranges()),
+        TheCouncilConfig: (
+            pb.GAME_THE_COUNCIL,
+            THE_COUNCIL_FORMAT,
+            tc.NUM_ACTIONS,
+            _THE_COUNCIL_RANGES,
+        ),
+    }
+    for name, config_class in GAME_CONFIGS.items():
+        game, state_format, num_actions, ranges = facts[config_class]
+        info = field.add(
+            game=game,
+            name=name,
+            min_players=min(GAME_PLAYERS[name]),
+            max_players=max(GAME_PLAYERS[name]),
+            state_format=state_format,
+            num_actions=num_actions,
+        )
+        for kind, offset, size in ranges:
+            info.action_ranges.add(kind=kind, offset=offset, size=size)
+        for f, value in dataclasses.asdict(config_class()).items():
+            setattr(info.default_config, f, value)
+        if config_class is TheCouncilConfig:
+            info.default_config.game = game
+
+
+def _council_of_four_ranges() -> list[tuple[pb.ActionKind, int, int]]:
+    return [
+        (ACTION_KIND_TO_PROTO[k], k.offset, k.size)
+        for k in sorted(ActionKind, key=lambda k: k.offset)
+    ]
+
+
+# -- The Council's actions ------------------------------------------------------------------
+
+# The kinds of The Council's action space by the core's names (ACTION_OFFSETS), in id order.
+THE_COUNCIL_KINDS: dict[str, pb.ActionKind] = {
+    name: cast(pb.ActionKind, pb.ActionKind.Value(f"ACTION_KIND_{name.upper()}"))
+    for name in sorted(tc.ACTION_OFFSETS, key=tc.ACTION_OFFSETS.__getitem__)
+}
+_KIND_NAMES = {v: k for k, v in THE_COUNCIL_KINDS.items()}
+_TC_OFFSETS = [tc.ACTION_OFFSETS[name] for name in THE_COUNCIL_KINDS]
+_THE_COUNCIL_RANGES = [
+    (kind, offset, end - offset)
+    for kind, offset, end in zip(
+        THE_COUNCIL_KINDS.values(), _TC_OFFSETS, [*_TC_OFFSETS[1:], tc.NUM_ACTIONS], strict=True
+    )
+]
+_TC_FIELDS = ("card", "suit", "reveal")  # the Action fields of The Council's kinds
+
+
+def _the_council_kind(action_id: int) -> str:
+    return next(name for name, offset in reversed(tc.ACTION_OFFSETS.items()) if action_id >= offset)
+
+
+def _revealed(state: TheCouncilState, mask: int) -> list[str] | None:
+    """The drafted cards of the seat to act that a reveal mask names (None: no such mask)."""
+    if state.current_player < 0:
+        return None
+    cards = state.drafted(state.current_player)
+    if mask >> len(cards):
+        return None
+    return [tc.CARD_NAMES[c] for i, c in enumerate(cards) if mask >> i & 1]
+
+
+def the_council_action_proto(state: TheCouncilState, action_id: int) -> pb.Action:
+    """The Action message of a The Council action taken in `state` (a full state or a view:
+    a reveal names the drafted cards of the seat to act, which are public)."""
+    name = _the_council_kind(action_id)
+    m = pb.Action(id=action_id, text=state.action_to_text(action_id), kind=THE_COUNCIL_KINDS[name])
+    index = action_id - tc.ACTION_OFFSETS[name]
+    if name == "pick":
+        m.card = tc.CARD_NAMES[index]
+    elif name == "bid":
+        m.suit = tc.SUITS[index]
+    elif name == "reveal":
+        m.reveal.extend(_revealed(state, index) or [])
+    return m
+
+
+def _the_council_line(view: TheCouncilState, line, seed: int) -> list[pb.Action]:
+    """The principal variation's actions, each named in the position it is taken in: played
+    in one world sampled from the view; from the first action that world does not allow
+    (another seat's pick of a card it deals elsewhere), without the cards of reveals."""
+    world: TheCouncilState | None = view.determinize(seed)
+    out = []
+    for a in line:
+        if world is not None and world.is_legal(a):
+            out.append(the_council_action_proto(world, a))
+            world.apply(a)
+            continue
+        world = None
+        name = _the_council_kind(a)
+        m = pb.Action(id=a, kind=THE_COUNCIL_KINDS[name])
+        if name == "reveal":
+            m.text = f"reveal mask {a - tc.ACTION_OFFSETS[name]}"
+        else:
+            m.MergeFrom(the_council_action_proto(view, a))
+        out.append(m)
+    return out
+
+
+def the_council_legal_actions_response(
+    seat: int, state: TheCouncilState
+) -> spb.ListLegalActionsResponse:
+    """The ListLegalActionsResponse of a full state of The Council: its phase as the
+    decision, its legal actions (descriptions not filled in)."""
+    response = spb.ListLegalActionsResponse(seat=seat, decision=state.phase)
+    for a in state.legal_actions():
+        response.actions.add().CopyFrom(the_council_action_proto(state, a))
+    return response
+
+
+def the_council_action_from_proto(state: TheCouncilState, msg: pb.Action) -> int:
+    """The action id of a structured Action message of The Council in `state`: PICK with its
+    `card`, BID with its `suit`, END_BID, REVEAL with its `reveal` cards (drafted cards of
+    the seat to act; none: reveal nothing). StructuredActionError naming the fields."""
+    name = _KIND_NAMES.get(msg.kind)
+    if name is None:
+        kinds = ", ".join(pb.ActionKind.Name(k) for k in THE_COUNCIL_KINDS.values())
+        raise StructuredActionError([("kind", f"must be one of The Council's kinds: {kinds}")])
+    kind_name = pb.ActionKind.Name(msg.kind)
+    wanted = {"pick": "card", "bid": "suit", "reveal": "reveal"}.get(name)
+    stray = [f for f in (*_ACTION_FIELDS, "card", "suit") if msg.HasField(f) and f != wanted]
+    stray += ["cards"] if msg.HasField("cards") else []
+    stray += ["reveal"] if msg.reveal and wanted != "reveal" else []
+    if stray:
+        raise StructuredActionError([(f, f"does not apply to {kind_name}") for f in stray])
+    offset = tc.ACTION_OFFSETS[name]
+    if name == "pick":
+        if not msg.HasField("card"):
+            raise StructuredActionError([("card", f"required for {kind_name}")])
+        if msg.card not in tc.CARD_NAMES:
+            raise StructuredActionError([("card", f"unknown card {msg.card!r}")])
+        return offset + tc.CARD_NAMES.index(msg.card)
+    if name == "bid":
+        if not msg.HasField("suit"):
+            raise StructuredActionError([("suit", f"required for {kind_name}")])
+        if msg.suit not in tc.SUITS:
+            suits = ", ".join(tc.SUITS)
+            raise StructuredActionError([("suit", f"unknown suit {msg.suit!r}; one of {suits}")])
+        return offset + tc.SUITS.index(msg.suit)
+    if name == "end_bid":
+        return offset
+    drafted = state.drafted(state.current_player) if state.current_player >= 0 else []
+    mask = 0
+    for i, card in enumerate(msg.reveal):
+        c = tc.CARD_NAMES.index(card) if card in tc.CARD_NAMES else -1
+        if c < 0:
+            raise StructuredActionError([(f"reveal[{i}]", f"unknown card {card!r}")])
+        if c not in drafted:
+            raise StructuredActionError(
+                [(f"reveal[{i}]", f"{card} is not in front of seat {state.current_player}")]
+            )
+        mask |= 1 << drafted.index(c)
+    return offset + mask
+
+
+def describe_the_council(state: TheCouncilState, action_id: int) -> str:
+    """What an action of The Council does, for ListLegalActions' descriptions."""
+    name = _the_council_kind(action_id)
+    index = action_id - tc.ACTION_OFFSETS[name]
+    seat = state.current_player
+    raw = state.to_raw()
+    if name == "pick":
+        card = tc.CARDS[index]
+        suits = " and ".join(tc.SUITS[x] for x in card.suits)
+        return f"draft {card.name} face up; take a chip of {suits} when the picks are revealed"
+    if name == "bid":
+        suit = tc.SUITS[index]
+        return (
+            f"offer one more {suit} chip (offered {raw['bid'][seat][index]} so far, "
+            f"{raw['chips'][seat][index]} left)"
+        )
+    if name == "end_bid":
+        return "end the offer of chips; then choose in secret the drafted cards to reveal"
+    cards = _revealed(state, index) or []
+    if not cards:
+        return "reveal no card: every drafted card stays face up for the hand's later events"
+    return f"reveal {', '.join(cards)} when every seat has bid (revealed cards are spent)"

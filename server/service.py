@@ -2,9 +2,10 @@
 search, `presets` and `admission`, and builds its answer with `convert`; `errors.rpc` turns
 what it raises into the call's status.
 
-Every handler is stateless: the request carries the whole position. Searches see only the
-requesting seat's view (``State.view``); whatever the request says about other seats'
-hidden cards is discarded before the search starts.
+Every handler is stateless: the request carries the whole position, of Council of Four
+(``State``) or of The Council (``TheCouncilState``, ``config.game`` = GAME_THE_COUNCIL);
+each handler serves both. Searches see only the requesting seat's view (``view``); whatever
+the request says about other seats' hidden cards is discarded before the search starts.
 """
 
 from __future__ import annotations
@@ -15,18 +16,30 @@ import threading
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import cast
 
-from council.engine import GameConfig, IllegalActionError, State
+from council.engine import IllegalActionError, State, TheCouncilState
+from council.engine import _the_council as the_council
 from council.engine.actions import NUM_ACTIONS, describe
 from council.engine.actions import Action as EngineAction
+from council.engine.render_the_council import render_the_council_svg
 from council.engine.serialize import (
+    Position,
     StateValidationError,
     config_from_proto,
     state_from_proto,
     state_to_proto,
 )
 from council.engine.svg import render_svg
-from council.mcts.search import Search, SearchLimits, SearchResult, StopFlag, search
+from council.mcts.search import (
+    Search,
+    SearchConfig,
+    SearchLimits,
+    SearchResult,
+    StopFlag,
+    default_config,
+    search,
+)
 from council.server import convert, presets
 from council.server.admission import Admission, caller_of
 from council.server.config import ServerConfig
@@ -54,12 +67,19 @@ MIN_REPORT_INTERVAL_S = 0.02
 class _Plan:
     """A validated search request."""
 
-    view: State
+    view: Position
     seat: int
     iterations: int | None
     time_s: float
     seed: int
     max_candidates: int
+    search_config: SearchConfig  # the server's for Council of Four, The Council's defaults
+
+    @property
+    def searched_view(self) -> State:
+        """The view as the search's signatures type it (`search` and `Search.from_view` say
+        State; the compiled search plays either game's view)."""
+        return cast(State, self.view)
 
     def result_proto(
         self, result: SearchResult, time_s: float, reason: pb.StopReason
@@ -67,6 +87,7 @@ class _Plan:
         """The SearchResult message of this request's search, run with `time_s` seconds."""
         return convert.search_result_proto(
             result,
+            view=self.view,
             seat=self.seat,
             max_candidates=self.max_candidates,
             iteration_budget=self.iterations,
@@ -140,25 +161,23 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 self._idle.notify_all()
 
     # -- reading requests --------------------------------------------------------------
-    def _load(self, request, *, requesting_seat: int | None) -> State:
-        """The validated State of `request.state`, read by the engine (about 30 µs, so
-        nothing is cached). A state without a viewer whose other seats' hands are (partly)
-        absent is read as the view of the requesting seat (default: the seat to move)."""
+    def _load(self, request, *, requesting_seat: int | None) -> Position:
+        """The validated position of `request.state`, read by the engine (about 30 µs, so
+        nothing is cached). A Council of Four state without a viewer whose other seats' hands
+        are (partly) absent is read as the view of the requesting seat (default: the seat to
+        move)."""
         if not request.HasField("state"):
             raise invalid([("state", "required field is missing")])
         msg = request.state
         seat = msg.turn.current if requesting_seat is None else requesting_seat
         try:
-            state = state_from_proto(msg, view_of=seat if 0 <= seat < len(msg.players) else None)
+            return state_from_proto(msg, view_of=seat if 0 <= seat < len(msg.players) else None)
         except StateValidationError as e:
             raise invalid(
                 [("state" if f == "(root)" else f"state.{f}", p) for f, p in e.violations]
             ) from None
-        if not isinstance(state, State):
-            raise failed_precondition("The Council is not served yet")
-        return state
 
-    def _seat(self, request, state: State) -> int:
+    def _seat(self, request, state: Position) -> int:
         """The requesting seat: it must be the seat to move and see its own hand."""
         if state.is_terminal():
             raise failed_precondition("the game is over: there is no action to take")
@@ -177,7 +196,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             raise failed_precondition(f"seat {seat} is not to move (seat {current} is)")
         return seat
 
-    def _mover_state(self, request) -> tuple[State, int]:
+    def _mover_state(self, request) -> tuple[Position, int]:
         """The validated state of a request made on behalf of a seat, and that seat."""
         requesting = request.seat if request.HasField("seat") else None
         if requesting is not None and requesting < 0:
@@ -197,13 +216,17 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         if request.max_candidates < 0:
             raise invalid([("max_candidates", "must be >= 0")])
         view = state if state.is_view else state.view(seat)
-        return _Plan(view, seat, iterations, time_s, request.seed, request.max_candidates)
+        # The server's search settings are Council of Four's; The Council has its own.
+        config = self.config.search_config if isinstance(view, State) else default_config(view)
+        return _Plan(view, seat, iterations, time_s, request.seed, request.max_candidates, config)
 
-    def _action(self, request) -> tuple[int, str]:
-        """The action id of an ApplyAction request and the field that gave it."""
+    def _action(self, request, state: Position) -> tuple[int, str]:
+        """The action id of an ApplyAction request in `state` and the field that gave it."""
         which = request.WhichOneof("action")
         if which is None:
             raise invalid([("action", "required: give action_id, action_text or structured")])
+        if isinstance(state, TheCouncilState):
+            return _the_council_action(request, which, state)
         if which == "action_id":
             if not 0 <= request.action_id < NUM_ACTIONS:
                 raise invalid(
@@ -257,12 +280,10 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             config = config_from_proto(request.config)
         except StateValidationError as e:
             raise invalid(e.violations) from None
-        if not isinstance(config, GameConfig):
-            raise failed_precondition("The Council is not served yet")
         # No seed: a secret random one (a small or guessable seed lets anyone holding a
         # view find every hidden card by trying seeds; docs/service.md, "Seeds").
         seed = request.seed if request.HasField("seed") else secrets.randbits(64)
-        state = State.new_game(config, seed=seed)
+        state = config.new_game(seed=seed)
         response = spb.NewGameResponse(state=state_to_proto(state))
         if request.include_views:
             convert.add_views(response.views, state)
@@ -272,6 +293,13 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     def ListLegalActions(self, request, context):
         state, seat = self._mover_state(request)
         full = state.determinize(0) if state.is_view else state
+        if isinstance(full, TheCouncilState):
+            response = convert.the_council_legal_actions_response(seat, full)
+            if request.include_descriptions:
+                for m in response.actions:
+                    m.description = convert.describe_the_council(full, m.id)
+            return response
+        assert isinstance(state, State)
         response = convert.legal_actions_response(seat, state.decision()[0], full.legal_actions())
         if request.include_descriptions:
             for m in response.actions:
@@ -285,17 +313,22 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         # dealt to play it must not come back looking like the game's (`sampled`).
         viewer = given.viewer if given.is_view else None
         state = _world_to_play(given, request)
-        action, where = self._action(request)
+        action, where = self._action(request, state)
+        # The Council's reveal names cards of the position it is taken in: built before.
+        applied = (
+            convert.the_council_action_proto(state, action)
+            if isinstance(state, TheCouncilState)
+            else convert.action_proto(action)
+        )
         try:
             state.apply(action)  # checks legality itself, and leaves the state as it was if not
         except IllegalActionError:
-            decision = state.decision()[0]
             raise invalid(
                 [
                     (
                         where,
-                        f"{EngineAction.from_id(action).to_text()!r} (id {action}) is not legal "
-                        f"here (seat {state.current_player} to move, decision {decision!r})",
+                        f"{applied.text!r} (id {action}) is not legal here (seat "
+                        f"{state.current_player} to move, decision {_decision(state)!r})",
                     )
                 ]
             ) from None
@@ -308,7 +341,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             winners=shown.winners() if over else [],
             sampled=viewer is not None,
         )
-        response.applied.CopyFrom(convert.action_proto(action))
+        response.applied.CopyFrom(applied)
         if request.include_views:
             if viewer is None:
                 convert.add_views(response.views, state)
@@ -323,7 +356,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             limits = SearchLimits(
                 iterations=plan.iterations, time_s=time_s, max_nodes=self.config.max_nodes
             )
-            result = search(plan.view, limits, self.config.search_config, plan.seed, stop)
+            result = search(plan.searched_view, limits, plan.search_config, plan.seed, stop)
             reason = _stop_reason(result, plan, stop, by_deadline)
             self._record("RecommendAction", reason, result, time_s)
         return spb.RecommendActionResponse(result=plan.result_proto(result, time_s, reason))
@@ -334,7 +367,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         interval = _report_interval(request)
         with self._searching(plan, context) as (stop, time_s, by_deadline):
             analysis = Search.from_view(
-                plan.view, self.config.search_config, plan.seed, self.config.max_nodes, 1, stop
+                plan.searched_view, plan.search_config, plan.seed, self.config.max_nodes, 1, stop
             )
             while True:
                 left_time = time_s - analysis.elapsed_s
@@ -387,6 +420,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 raise invalid([("seat", problem)])
             if not state.is_view:
                 state = state.view(seat)
+        if isinstance(state, TheCouncilState):
+            return spb.RenderPositionResponse(svg=render_the_council_svg(state))
         return spb.RenderPositionResponse(svg=render_svg(state))
 
     @rpc
@@ -399,7 +434,33 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         )
 
 
-def _world_to_play(state: State, request) -> State:
+def _decision(state: Position) -> str:
+    """The decision being taken: Council of Four's "turn" or pending decision, The
+    Council's phase."""
+    return state.phase if isinstance(state, TheCouncilState) else state.decision()[0]
+
+
+def _the_council_action(request, which: str, state: TheCouncilState) -> tuple[int, str]:
+    """The action id of an ApplyAction request on a position of The Council."""
+    if which == "action_id":
+        last = the_council.NUM_ACTIONS - 1
+        if not 0 <= request.action_id <= last:
+            raise invalid([("action_id", f"must be in 0..{last}, got {request.action_id}")])
+        return request.action_id, "action_id"
+    if which == "action_text":
+        try:
+            return state.action_from_text(request.action_text), "action_text"
+        except ValueError as e:
+            raise invalid([("action_text", str(e))]) from None
+    try:
+        return convert.the_council_action_from_proto(state, request.structured), "structured"
+    except convert.StructuredActionError as e:
+        raise invalid(
+            [(f"structured.{f}" if f else "structured", p) for f, p in e.violations]
+        ) from None
+
+
+def _world_to_play(state: Position, request) -> Position:
     """The full state an ApplyAction request plays in: a full state as it is (reseeded when
     the request has a seed), the mover's view with its hidden cards dealt from the seed."""
     if state.is_terminal():
