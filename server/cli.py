@@ -19,7 +19,7 @@ import random
 import re
 import sys
 
-from council.engine import GameConfig, State, TheCouncilConfig
+from council.engine import GameConfig, State, TheCouncilConfig, TheCouncilState
 from council.engine.config import GAME_CONFIGS
 
 # Each command imports the heavier modules it needs (the search and numpy, grpc, protobuf) in
@@ -347,13 +347,20 @@ def _search_summary(stats, seed: int, timeout: float) -> str:
 
 def new_game(args: argparse.Namespace) -> int:
     """Print the JSON of a new game's starting state (or one seat's view of it)."""
-    from council.engine.serialize import dumps
+    from council.engine.serialize import Position, dumps
 
+    state: Position
     try:
-        config = GameConfig(
-            **{f.name: getattr(args, f.name) for f in dataclasses.fields(GameConfig)}
-        ).validate()
-        state = State.new_game(config, seed=args.seed)
+        values = {f.name: getattr(args, f.name) for f in dataclasses.fields(GameConfig)}
+        if args.game == "the-council":
+            # Council of Four's rule variants have no meaning here: refuse any one given.
+            for name, value in values.items():
+                if name != "players" and value != getattr(_DEFAULT_GAME, name):
+                    flag = "--" + name.replace("_", "-")
+                    raise ValueError(f"{flag} is a rule variant of Council of Four")
+            state = TheCouncilConfig(players=args.players).new_game(seed=args.seed)
+        else:
+            state = State.new_game(GameConfig(**values).validate(), seed=args.seed)
         if args.view is not None:
             state = state.view(args.view)
     except ValueError as error:
@@ -365,6 +372,7 @@ def new_game(args: argparse.Namespace) -> int:
 
 def render(args: argparse.Namespace) -> int:
     """Draw a JSON position (a full state or a view) as SVG, or PNG (docs/render.md)."""
+    from council.engine.render_the_council import render_the_council_svg
     from council.engine.serialize import state_from_json
     from council.engine.svg import render_svg, svg_to_png
 
@@ -377,7 +385,10 @@ def render(args: argparse.Namespace) -> int:
             if not 0 <= args.seat < state.n_players:
                 raise ValueError(f"--seat must be in 0..{state.n_players - 1}")
             state = state.view(args.seat)
-        svg = render_svg(state)
+        if isinstance(state, TheCouncilState):
+            svg = render_the_council_svg(state)
+        else:
+            svg = render_svg(state)
         data = svg_to_png(svg, scale=args.scale) if png else svg.encode()
     except (OSError, ValueError, RuntimeError) as error:
         print(f"council-ai render: {error}", file=sys.stderr)
@@ -673,6 +684,7 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument(flag, type=type(default), default=default, help="default: %(default)s")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--view", type=int, help="print this seat's view instead of the full state")
+    _add_game_flag(p)
     p.set_defaults(func=new_game)
 
     p = sub.add_parser(
