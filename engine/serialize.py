@@ -41,8 +41,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+from council.engine import Position
 from council.engine import serialize_the_council as the_council
-from council.engine._core import State
 from council.engine._document import FORMAT, _check_config, read_state, write_state
 from council.engine._status import problems
 from council.engine._the_council import TheCouncilState
@@ -60,7 +60,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMAT",
-    "Position",
     "StateValidationError",
     "config_from_json",
     "config_from_proto",
@@ -74,8 +73,6 @@ __all__ = [
 ]
 
 CONFIG_FIELDS = tuple(GameConfig.__dataclass_fields__)
-# A position of either game, as the engine holds it.
-Position: TypeAlias = State | TheCouncilState
 
 
 class StateValidationError(ValueError):

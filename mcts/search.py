@@ -15,7 +15,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 
-from council.engine import State, TheCouncilState
+from council.engine import Position, State, TheCouncilState
 from council.mcts import _search
 from council.mcts.value_model import DEFAULT_MODEL_PATH, ValueModel
 
@@ -144,7 +144,7 @@ THE_COUNCIL_CONFIG = SearchConfig(
 )
 
 
-def default_config(position: State | TheCouncilState) -> SearchConfig:
+def default_config(position: Position) -> SearchConfig:
     """The search's defaults for the game of `position`."""
     return THE_COUNCIL_CONFIG if isinstance(position, TheCouncilState) else SearchConfig()
 
@@ -267,7 +267,7 @@ class Search:
     @classmethod
     def from_view(
         cls,
-        view: State,
+        view: Position,
         config: SearchConfig | None = None,
         seed: int = 0,
         max_nodes: int = 1_000_000,
@@ -376,7 +376,7 @@ def _run(search_: Search, limits: SearchLimits) -> SearchResult:
 
 
 def search(
-    view: State,
+    view: Position,
     limits: SearchLimits,
     config: SearchConfig | None = None,
     seed: int = 0,

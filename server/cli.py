@@ -347,7 +347,8 @@ def _search_summary(stats, seed: int, timeout: float) -> str:
 
 def new_game(args: argparse.Namespace) -> int:
     """Print the JSON of a new game's starting state (or one seat's view of it)."""
-    from council.engine.serialize import Position, dumps
+    from council.engine import Position
+    from council.engine.serialize import dumps
 
     state: Position
     try:

@@ -18,13 +18,13 @@ from typing import cast
 
 from google.protobuf import duration_pb2
 
-from council.engine import GameConfig, TheCouncilConfig, TheCouncilState
+from council.engine import GameConfig, Position, TheCouncilConfig, TheCouncilState
 from council.engine import _the_council as tc
 from council.engine.actions import NUM_ACTIONS, PAYMENTS, ActionKind
 from council.engine.actions import Action as EngineAction
 from council.engine.board import CARD_KINDS, LAYOUT_CODES
 from council.engine.config import GAME_CONFIGS, GAME_PLAYERS
-from council.engine.serialize import FORMAT, Position, state_to_proto
+from council.engine.serialize import FORMAT, state_to_proto
 from council.engine.serialize_the_council import FORMAT as THE_COUNCIL_FORMAT
 from council.server import presets
 from council.v1 import game_pb2 as pb

@@ -16,15 +16,13 @@ import threading
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import cast
 
-from council.engine import IllegalActionError, State, TheCouncilState
+from council.engine import IllegalActionError, Position, State, TheCouncilState
 from council.engine import _the_council as the_council
 from council.engine.actions import NUM_ACTIONS, describe
 from council.engine.actions import Action as EngineAction
 from council.engine.render_the_council import render_the_council_svg
 from council.engine.serialize import (
-    Position,
     StateValidationError,
     config_from_proto,
     state_from_proto,
@@ -74,12 +72,6 @@ class _Plan:
     seed: int
     max_candidates: int
     search_config: SearchConfig  # the server's for Council of Four, The Council's defaults
-
-    @property
-    def searched_view(self) -> State:
-        """The view as the search's signatures type it (`search` and `Search.from_view` say
-        State; the compiled search plays either game's view)."""
-        return cast(State, self.view)
 
     def result_proto(
         self, result: SearchResult, time_s: float, reason: pb.StopReason
@@ -356,7 +348,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             limits = SearchLimits(
                 iterations=plan.iterations, time_s=time_s, max_nodes=self.config.max_nodes
             )
-            result = search(plan.searched_view, limits, plan.search_config, plan.seed, stop)
+            result = search(plan.view, limits, plan.search_config, plan.seed, stop)
             reason = _stop_reason(result, plan, stop, by_deadline)
             self._record("RecommendAction", reason, result, time_s)
         return spb.RecommendActionResponse(result=plan.result_proto(result, time_s, reason))
@@ -367,7 +359,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         interval = _report_interval(request)
         with self._searching(plan, context) as (stop, time_s, by_deadline):
             analysis = Search.from_view(
-                plan.searched_view, plan.search_config, plan.seed, self.config.max_nodes, 1, stop
+                plan.view, plan.search_config, plan.seed, self.config.max_nodes, 1, stop
             )
             while True:
                 left_time = time_s - analysis.elapsed_s
