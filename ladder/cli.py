@@ -16,6 +16,7 @@ import sys
 
 from council.ladder import Store, load, plot, run_ladder
 from council.ladder._extra import require
+from council.ladder.games import DEFAULT_GAME, DEFAULT_TABLE_SIZE, GAMES, TABLE_SIZES
 from council.server.cli import run_command
 
 PROG = "council-ladder"
@@ -56,6 +57,7 @@ def ladder_run(args: argparse.Namespace) -> int:
             summary = run_ladder(
                 store,
                 args.entrants or None,
+                game=args.game,
                 table_size=args.table_size,
                 deals=args.deals,
                 seed=args.seed,
@@ -134,8 +136,9 @@ def ladder_report(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
-        description="A resumable AI-vs-AI ladder: round robin over tables of 2-4 seats with "
-        "seat rotation and duplicate seeded deals, stored in SQLite (resumable), rated with "
+        description="A resumable AI-vs-AI ladder of Council of Four or The Council: round "
+        "robin over tables (2-4 seats; The Council's 3-5) with seat rotation and duplicate "
+        "seeded deals, stored in SQLite (resumable), rated with "
         "OpenSkill (Plackett-Luce) and pairwise win rates with 95% intervals. "
         "See docs/ladder.md.",
     )
@@ -144,17 +147,34 @@ def build_parser() -> argparse.ArgumentParser:
         "run",
         help="play the scheduled games not yet stored (a new ladder, or resume one)",
         description="Entrants: agent specs as in 'council-ai arena' (random, greedy, "
-        "ismcts:iterations=200, ...) or remote:HOST:PORT[,preset=NAME|iterations=N|time_s=S"
+        "ismcts:iterations=200, ...; with --game the-council: random, expert, ismcts, ...) "
+        "or remote:HOST:PORT[,preset=NAME|iterations=N|time_s=S"
         "|deadline_s=S|token_file=PATH] for any council.v1 endpoint; NAME@spec sets the "
         "label. With no entrants, the ladder stored in --db resumes. Rerunning the same "
         "command resumes a stopped ladder; more entrants (appended) or more deals extend it.",
     )
     p.add_argument("entrants", nargs="*", help="entrant specs (none: resume the stored ladder)")
     p.add_argument("--db", default="ladder.sqlite", help="SQLite file (default ladder.sqlite)")
-    p.add_argument("--table-size", type=int, default=2, choices=(2, 3, 4), help="seats a table")
+    p.add_argument(
+        "--game",
+        choices=GAMES,
+        help=f"the game: {DEFAULT_GAME} (the default) or the-council, the Decktet game. A "
+        "file holds one game's ladder: with no entrants the stored game goes on; another "
+        "game is refused",
+    )
+    p.add_argument(
+        "--table-size",
+        type=int,
+        choices=sorted(set().union(*TABLE_SIZES.values())),
+        help="seats a table: "
+        + ", ".join(
+            f"{min(sizes)}-{max(sizes)} for {game} (default {DEFAULT_TABLE_SIZE[game]})"
+            for game, sizes in TABLE_SIZES.items()
+        ),
+    )
     p.add_argument("--deals", type=int, default=None, help="seeded deals per table (default 10)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--layout", default="ABA")
+    p.add_argument("--layout", help="Council of Four's board sides (default ABA)")
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     p.add_argument(
         "--ray-address",

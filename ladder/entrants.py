@@ -1,7 +1,8 @@
 """Ladder entrants: built-in agent configurations and remote ``council.v1`` endpoints.
 
-An entrant spec is either an agent spec of ``council.mcts.agents.parse_agent``
-(``random``, ``greedy``, ``ismcts:iterations=200``, ``pimc:worlds=4`` ...) or a remote
+An entrant spec is either an agent spec of ``council.mcts.agents.parse_agent`` for the
+ladder's game (``random``, ``greedy``, ``ismcts:iterations=200``, ``pimc:worlds=4`` ...;
+The Council's: ``random``, ``expert``, ``ismcts``, ``pimc``, ``cheat``) or a remote
 endpoint ``remote:HOST:PORT[,option=value...]`` that speaks ``council.v1.CouncilService``:
 
 =================  ===========================================================================
@@ -27,6 +28,8 @@ Either kind may be prefixed with ``NAME@`` to choose the label the standings sho
 >>> r = parse_entrant("bot@remote:127.0.0.1:50051,preset=casual,deadline_s=2")
 >>> r.label, r.agent.address, r.agent.preset, r.agent.deadline_s
 ('bot', '127.0.0.1:50051', 'casual', 2.0)
+>>> parse_entrant("expert", "the-council").agent
+TheCouncilExpertAgent()
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from council.engine import State
+from council.engine import Position
+from council.ladder.games import DEFAULT_GAME
 from council.mcts.agents import agent_label, parse_agent
 
 __all__ = ["Entrant", "Forfeit", "RemoteAgent", "Unreachable", "parse_entrant"]
@@ -84,12 +88,13 @@ class Entrant:
 class RemoteAgent:
     """A bot behind a ``council.v1.CouncilService`` endpoint.
 
-    Each move sends the seat's *view* (no other hands, no deck order, no chance state) to
-    ``RecommendAction`` with the move's seed and a deadline. A call the endpoint answered
-    with an error, a call past its deadline on a live connection, or an answer that is not a
-    legal action raises ``Forfeit``. A call that failed with UNAVAILABLE or DEADLINE_EXCEEDED
-    while the channel has no connection to the endpoint (nothing listens, the host does not
-    answer, the connection was lost) raises ``Unreachable``.
+    Each move sends the seat's *view* (no other hands, no deck order, no chance state), a
+    position of either game, to ``RecommendAction`` with the move's seed and a deadline. A
+    call the endpoint answered with an error, a call past its deadline on a live connection,
+    or an answer that is not a legal action raises ``Forfeit``. A call that failed with
+    UNAVAILABLE or DEADLINE_EXCEEDED while the channel has no connection to the endpoint
+    (nothing listens, the host does not answer, the connection was lost) raises
+    ``Unreachable``.
     """
 
     address: str
@@ -101,7 +106,7 @@ class RemoteAgent:
 
     sees_true_state: ClassVar[bool] = False
 
-    def request(self, view: State, seed: int):
+    def request(self, view: Position, seed: int):
         from council.server.client import recommend_request
 
         return recommend_request(
@@ -114,7 +119,7 @@ class RemoteAgent:
             max_candidates=1,
         )
 
-    def act(self, view: State, seed: int) -> int:
+    def act(self, view: Position, seed: int) -> int:
         import grpc
 
         from council.server.client import bearer_metadata
@@ -230,8 +235,9 @@ def _remote(body: str, spec: str) -> RemoteAgent:
     return RemoteAgent(address=f"{host}:{port}", **kwargs)
 
 
-def parse_entrant(spec: str) -> Entrant:
-    """An entrant from ``[NAME@]agent-spec`` or ``[NAME@]remote:HOST:PORT[,options]``."""
+def parse_entrant(spec: str, game: str = DEFAULT_GAME) -> Entrant:
+    """An entrant from ``[NAME@]agent-spec`` (an agent of ``game``) or
+    ``[NAME@]remote:HOST:PORT[,options]`` (any game: the endpoint is sent the game's views)."""
     spec = spec.strip()
     label = None
     match = _LABEL.match(spec)
@@ -240,5 +246,5 @@ def parse_entrant(spec: str) -> Entrant:
     if spec.startswith("remote:"):
         remote = _remote(spec[len("remote:") :], spec)
         return Entrant(label or f"remote({spec[len('remote:') :]})", spec, remote)
-    agent = parse_agent(spec)
+    agent = parse_agent(spec, game)
     return Entrant(label or agent_label(agent), spec, agent)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from council.ladder._extra import require
+from council.ladder.games import DEFAULT_GAME
 from council.ladder.ratings import Ratings, compute
 from council.ladder.schedule import schedule
 from council.ladder.store import GameResult, LadderConfig, Store
@@ -37,6 +38,7 @@ class LadderReport:
         order = [s.label for s in r.standings()]
         return {
             "ladder": self.path,
+            "game": self.config.game,
             "entrants": [{"label": label, "spec": spec} for label, spec in self.config.entrants],
             "table_size": self.config.table_size,
             "deals": self.config.deals,
@@ -93,9 +95,11 @@ class LadderReport:
         c, r = self.config, self.ratings
         adjudicated = self.adjudicated
         width = max([len("entrant")] + [len(label) for label in c.labels])
+        # Council of Four's ladders name their board; The Council has none, so its game.
+        rules = f"layout {c.layout}" if c.game == DEFAULT_GAME else f"game {c.game}"
         lines = [
             f"ladder {self.path}: {len(c.entrants)} entrants, tables of {c.table_size}, "
-            f"{c.deals} deals x {c.table_size} seat rotations, seed {c.seed}, layout {c.layout}",
+            f"{c.deals} deals x {c.table_size} seat rotations, seed {c.seed}, {rules}",
             f"{len(self.games)}/{self.scheduled} games stored, {r.games} rated "
             f"({r.forfeits} forfeits, {r.voids} void)"
             + (f", {len(adjudicated)} adjudicated at the length cap" if adjudicated else ""),
@@ -151,7 +155,9 @@ def load(store: Store) -> LadderReport:
     config = store.config()
     if config is None:
         raise ValueError(f"{store.path}: no ladder stored")
-    games = schedule(len(config.entrants), config.table_size, config.deals, config.seed)
+    games = schedule(
+        len(config.entrants), config.table_size, config.deals, config.seed, config.game
+    )
     order = {g.id: g.index for g in games}
     stored = sorted(store.games(), key=lambda g: (order.get(g.id, len(order)), g.id))
     return LadderReport(

@@ -15,8 +15,9 @@ so the game is not its loss: it is stored with status ``void`` and the reason (`
 counted in the run's summary and listed by the report. Voids are not results: a later run
 of the same ladder plays them again (and replaces them).
 
-Length cap. A game still running when its turn ``max_turns`` begins (300; the turn counter
-counts every seat's turns), or after ``max_actions`` actions, is adjudicated there as in the
+Length cap. A game still running when its turn ``max_turns`` begins (300; Council of Four's
+turn counter counts every seat's turns, The Council's counts hands and its rules end a game
+after the 20th, TC14), or after ``max_actions`` actions, is adjudicated there as in the
 arena (``council.mcts.arena``): ``State.adjudicated()`` applies final scoring to the position
 reached, and the game is stored with status ``finished``, its adjudicated scores, winners
 and ranks, and a reason starting ``adjudicated:`` (``GameResult.adjudicated``). Its moves
@@ -34,9 +35,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from council.engine import GameConfig, State
-from council.engine.actions import NUM_ACTIONS
+from council.engine import GameConfig, Position, TheCouncilConfig
 from council.ladder.entrants import Entrant, Forfeit, Unreachable, parse_entrant
+from council.ladder.games import (
+    DEFAULT_GAME,
+    DEFAULT_TABLE_SIZE,
+    check_game,
+    game_config,
+    game_layout,
+)
 from council.ladder.schedule import ScheduledGame, schedule
 from council.ladder.store import ADJUDICATED, GameResult, LadderConfig, Store
 from council.mcts.arena import MAX_TURNS, cap_reason
@@ -58,12 +65,11 @@ def ranks_of(scores: Sequence[int], winners: Sequence[int]) -> tuple[int, ...]:
     return tuple(1 + sum(other > key for other in keys) for key in keys)
 
 
-def _is_legal(state: State, action) -> bool:
-    try:
-        action = operator.index(action)
-    except TypeError:
+def _is_legal(state: Position, action) -> bool:
+    try:  # each game's is_legal checks the range of its own action space
+        return bool(state.is_legal(operator.index(action)))
+    except (TypeError, OverflowError):  # not an integer, or past a C int
         return False
-    return 0 <= action < NUM_ACTIONS and state.is_legal(action)
 
 
 def _move_seed(game_seed: int, actions: int) -> int:
@@ -74,13 +80,14 @@ def play_scheduled(
     game: ScheduledGame,
     agents: Sequence,
     labels: Sequence[str],
-    config: GameConfig,
+    config: GameConfig | TheCouncilConfig,
     max_actions: int = MAX_ACTIONS,
     max_turns: int = MAX_TURNS,
 ) -> GameResult:
-    """Play one scheduled game; ``agents[i]`` / ``labels[i]`` belong to seat ``i``."""
+    """Play one scheduled game of ``config``'s game; ``agents[i]`` / ``labels[i]`` belong to
+    seat ``i``."""
     start = time.perf_counter()
-    state = State.new_game(config, seed=game.deal_seed)
+    state = config.new_game(game.deal_seed)
     moves: list[int] = []
     status, forfeit_seat, reason = "finished", None, None
     while not state.is_terminal():
@@ -140,10 +147,11 @@ def _play_job(job) -> GameResult:
 
 
 def entrants_of(config: LadderConfig) -> list[Entrant]:
-    """The entrants of stored settings, rebuilt from their specs (and stored labels)."""
+    """The entrants of stored settings, rebuilt from their specs (and stored labels) as
+    agents of the stored game."""
     out = []
     for label, spec in config.entrants:
-        entrant = parse_entrant(spec)
+        entrant = parse_entrant(spec, config.game)
         out.append(Entrant(label, spec, entrant.agent))
     return out
 
@@ -169,10 +177,11 @@ def run_ladder(
     store: Store,
     entrants: Sequence[str] | None = None,
     *,
-    table_size: int = 2,
+    game: str | None = None,
+    table_size: int | None = None,
     deals: int | None = None,
     seed: int = 0,
-    layout: str = "ABA",
+    layout: str | None = None,
     workers: int | None = None,
     ray_address: str | None = None,
     progress: bool = False,
@@ -182,10 +191,13 @@ def run_ladder(
 ) -> RunSummary:
     """Play every scheduled game of the ladder that ``store`` does not hold yet.
 
-    ``entrants`` (specs, see ``entrants.parse_entrant``) with ``table_size``, ``deals``
-    (default 10), ``seed`` and ``layout`` define a new ladder or extend the stored one (more
-    entrants appended, more deals); ``entrants=None`` resumes the stored ladder (with more
-    deals if ``deals`` says so). Games run
+    ``entrants`` (specs, see ``entrants.parse_entrant``) with ``game`` (default
+    ``council-of-four``; ``the-council``), ``table_size`` (default 2 for Council of Four, 4
+    for The Council), ``deals`` (default 10), ``seed`` and ``layout`` (Council of Four's,
+    default ABA) define a new ladder or extend the stored one (more entrants appended, more
+    deals); ``entrants=None`` resumes the stored ladder (with more deals if ``deals`` says
+    so). A file holds one game's ladder: another ``game`` is refused (``LadderMismatch``).
+    Games run
     in-process (``workers=1``), in a pool of ``workers`` processes (default: every core), or
     as Ray tasks with ``ray_address`` (``"local"`` starts a private local Ray instance with
     ``workers`` CPUs; ``"auto"`` or ``host:port`` joins a running cluster). A game still
@@ -193,26 +205,33 @@ def run_ladder(
     and a game whose remote entrant could not be reached is stored void; the void games of
     earlier runs are played again (see the module's docstring).
     """
+    stored = store.config()
     if entrants is None:
-        config = store.config()
-        if config is None:
+        if stored is None:
             raise ValueError(f"{store.path}: no ladder stored yet; name the entrants")
+        if game is not None:
+            store.require_game(game, stored)
+        config = stored
         if deals is not None and deals > config.deals:
             config.deals = deals
     else:
+        game = check_game(game or DEFAULT_GAME)
+        store.require_game(game, stored)  # before the specs are read as the game's agents
         if deals is None:  # rerunning the same command must not change the schedule
-            stored = store.config()
             deals = stored.deals if stored is not None else 10
-        built = [parse_entrant(spec) for spec in entrants]
+        built = [parse_entrant(spec, game) for spec in entrants]
         config = LadderConfig(
             entrants=[(e.label, e.spec) for e in built],
-            table_size=table_size,
+            table_size=DEFAULT_TABLE_SIZE[game] if table_size is None else table_size,
             deals=deals,
             seed=seed,
-            layout=layout,
+            layout=game_layout(game, layout),
+            game=game,
         )
-    game_config = GameConfig(players=config.table_size, layout=config.layout).validate()
-    games = schedule(len(config.entrants), config.table_size, config.deals, config.seed)
+    start_config = game_config(config.game, config.table_size, config.layout)
+    games = schedule(
+        len(config.entrants), config.table_size, config.deals, config.seed, config.game
+    )
     config = store.setup(config)
     roster = entrants_of(config)
     void = store.void_ids()  # not results: played again
@@ -223,7 +242,7 @@ def run_ladder(
             g,
             tuple(roster[i].agent for i in g.seats),
             tuple(roster[i].label for i in g.seats),
-            game_config,
+            start_config,
             max_actions,
             max_turns,
         )

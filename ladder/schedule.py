@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from council.ladder.games import DEFAULT_GAME, check_table_size
+
 __all__ = ["ScheduledGame", "deal_seed", "game_count", "schedule"]
 
 _MASK64 = (1 << 64) - 1
@@ -52,10 +54,12 @@ def game_id(table: tuple[int, ...], deal: int, rotation: int) -> str:
     return f"{'-'.join(map(str, table))}/d{deal}/r{rotation}"
 
 
-def schedule(entrants: int, table_size: int, deals: int, seed: int) -> list[ScheduledGame]:
-    """Every game of a ladder of ``entrants`` entrants, in playing order."""
-    if not 2 <= table_size <= 4:
-        raise ValueError(f"table size must be 2, 3 or 4, got {table_size}")
+def schedule(
+    entrants: int, table_size: int, deals: int, seed: int, game: str = DEFAULT_GAME
+) -> list[ScheduledGame]:
+    """Every game of a ladder of ``entrants`` entrants, in playing order; ``game`` sets the
+    table sizes allowed (2-4 seats for Council of Four, 3-5 for The Council)."""
+    check_table_size(game, table_size)
     if entrants < table_size:
         raise ValueError(f"a table of {table_size} needs at least {table_size} entrants")
     if deals < 1:

@@ -1,18 +1,18 @@
 """The ladder's SQLite store: its settings and every finished game.
 
-One file holds one ladder. Table ``meta`` keeps the settings (entrants with their specs,
-table size, deals, seed, game rules) as JSON; table ``games`` one row per finished game
-(seed, seats, moves, scores, winners, ranks, status, forfeit reason, timing); table
-``seats`` the same game seat by seat, for SQL queries. A game is written in a single
-transaction (its ``games`` row and all its ``seats`` rows, or nothing), in WAL mode with
-``synchronous=FULL``, so a ladder killed at any moment loses at most the games still being
-played and never stores half a game. ``games.id`` is the primary key: a game is stored once,
+One file holds one ladder of one game. Table ``meta`` keeps the settings (the game,
+entrants with their specs, table size, deals, seed, game rules) as JSON; table ``games`` one
+row per finished game (seed, seats, moves, scores, winners, ranks, status, forfeit reason,
+timing); table ``seats`` the same game seat by seat, for SQL queries. A game is written in
+a single transaction (its ``games`` row and all its ``seats`` rows, or nothing), in WAL mode
+with ``synchronous=FULL``, so a ladder killed at any moment loses at most the games still
+being played and never stores half a game. ``games.id`` is the primary key: a game is stored once,
 except that a ``void`` game (not played: an endpoint could not be reached) is replaced when
 it is played again.
 
 >>> store = Store(":memory:")
 >>> store.setup(LadderConfig(entrants=[("random", "random"), ("greedy", "greedy")]))
-LadderConfig(entrants=[('random', 'random'), ('greedy', 'greedy')], table_size=2, deals=10, seed=0, layout='ABA')
+LadderConfig(entrants=[('random', 'random'), ('greedy', 'greedy')], table_size=2, deals=10, seed=0, layout='ABA', game='council-of-four')
 >>> store.stored_ids()
 set()
 """  # noqa: E501
@@ -23,6 +23,8 @@ import json
 import sqlite3
 import time
 from dataclasses import asdict, dataclass, field
+
+from council.ladder.games import DEFAULT_GAME
 
 __all__ = ["ADJUDICATED", "FORMAT", "GameResult", "LadderConfig", "LadderMismatch", "Store"]
 
@@ -76,7 +78,8 @@ class LadderConfig:
     table_size: int = 2
     deals: int = 10
     seed: int = 0
-    layout: str = "ABA"
+    layout: str | None = "ABA"  # Council of Four's board sides; None for The Council
+    game: str = DEFAULT_GAME  # a name of council.ladder.games.GAMES; absent in older files
 
     def to_json(self) -> str:
         d = asdict(self)
@@ -168,12 +171,13 @@ class Store:
 
     def setup(self, config: LadderConfig) -> LadderConfig:
         """Store the settings of a new ladder, or check that `config` extends the stored
-        one: the same table size, seed and layout, the stored entrants first and in the same
-        order (new ones may follow), and at least as many deals. Returns the settings now in
-        force."""
+        one: the same game, table size, seed and layout, the stored entrants first and in
+        the same order (new ones may follow), and at least as many deals. Returns the
+        settings now in force."""
         with self._transaction():
             stored = self.config()
             if stored is not None:
+                self.require_game(config.game, stored)
                 problems = []
                 for name in ("table_size", "seed", "layout"):
                     if getattr(stored, name) != getattr(config, name):
@@ -200,6 +204,15 @@ class Store:
                 (config.to_json(),),
             )
         return config
+
+    def require_game(self, game: str, stored: LadderConfig | None = None) -> None:
+        """Refuse (LadderMismatch) to play or extend the stored ladder as another game."""
+        stored = stored or self.config()
+        if stored is not None and stored.game != game:
+            raise LadderMismatch(
+                f"{self.path} holds a ladder of {stored.game}, not {game}: one file holds "
+                f"one game's ladder (--game {stored.game} to go on with it, or another --db)"
+            )
 
     # -- games ---------------------------------------------------------------------------
     def stored_ids(self) -> set[str]:

@@ -17,7 +17,7 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from council.engine import State
+from council.engine import Position
 from council.engine.serialize import state_to_proto
 from council.server.presets import search_limits
 from council.v1 import game_pb2 as pb
@@ -29,7 +29,7 @@ _UINT64 = (1 << 64) - 1
 
 
 def recommend_request(
-    state: State | pb.GameState,
+    state: Position | pb.GameState,
     *,
     seat: int | None = None,
     preset: str | None = None,
@@ -38,11 +38,11 @@ def recommend_request(
     seed: int = 0,
     max_candidates: int = 0,
 ) -> spb.RecommendActionRequest:
-    """A RecommendAction request for a position (an engine State, full or a view, or a
-    GameState message). Limits as in ``presets.search_limits`` (ValueError for an unknown
+    """A RecommendAction request for a position (a state of either game, full or a view, or
+    a GameState message). Limits as in ``presets.search_limits`` (ValueError for an unknown
     preset); the seed is taken modulo 2**64; no `seat` lets the server pick it (the view's
     viewer, else the seat to move); `max_candidates` 0 asks for every candidate."""
-    if isinstance(state, State):
+    if not isinstance(state, pb.GameState):
         state = state_to_proto(state)
     request = spb.RecommendActionRequest(
         state=state,

@@ -24,6 +24,7 @@ from council.ladder.cli import build_parser, main
 
 RUN_FLAGS = {
     "--db",
+    "--game",
     "--table-size",
     "--deals",
     "--seed",
