@@ -1,7 +1,9 @@
-// Council of Four in the browser: a front-end of council.v1.CouncilService that uses only
-// the public RPCs, over the Connect protocol with JSON (POST /council.v1.CouncilService/<Method>).
-// The page holds the full state; bots and hints get only their seat's view (GetView, and
-// the server's own view handling of a full state sent with a seat).
+// Council of Four and The Council in the browser: a front-end of council.v1.CouncilService
+// that uses only the public RPCs, over the Connect protocol with JSON
+// (POST /council.v1.CouncilService/<Method>). The page holds the full state; the board, bots
+// and hints get only their seat's view (GetView, and the server's own view handling of a
+// full state sent with a seat). The Council's card facts are THE_COUNCIL
+// (the-council-facts.js, written from the engine's tables).
 "use strict";
 
 const SERVICE = "/council.v1.CouncilService/";
@@ -74,7 +76,14 @@ async function* stream(method, request, signal) {
   }
 }
 
+// The games, by GetEngineInfo's names (its `games` gives each one's enum and seat range);
+// the page's own words for them.
+const GAME_LABELS = { "council-of-four": "Council of Four", "the-council": "The Council" };
+const DEFAULT_GAME = "council-of-four";
+const GAMES = {}; // name -> GetEngineInfo's GameInfo, once loaded
+
 const game = {
+  name: DEFAULT_GAME, // the game being played (GetEngineInfo's name)
   seats: [{ kind: "human" }, { kind: "bot", preset: "casual" }],
   state: null,      // the full state (Connect JSON)
   over: false,
@@ -83,7 +92,8 @@ const game = {
   generation: 0,    // bumped by each new game: a stale bot move or answer is dropped
   busy: false,
   turn: null,       // the human seat to move: {seat, generation, actions, status}
-  history: [],      // before each human move: {state, logLines}; Undo restores the last
+  history: [],      // before each human move: {state, logLines, secrets}; Undo restores the last
+  secrets: [],      // The Council: log lines of bots' secret moves not yet told (below)
   hint: null,       // the AbortController of the hint being streamed
 };
 
@@ -106,17 +116,47 @@ function log(seat, text) {
   item.textContent = `${seatLabel(seat)}: ${text}`;
   $("log").append(item);
   item.scrollIntoView({ block: "nearest" });
+  return item;
+}
+
+// The Council's secret moves (TC15): a pick is hidden until the round's last pick, a choice
+// of cards to reveal until the event's reveal. A bot's is logged as what the other seats
+// see, and told once its round or event is over (a human's own is shown: the players at
+// this screen saw it made).
+const SECRET_MOVES = { ACTION_KIND_PICK: "picks a card", ACTION_KIND_REVEAL: "chooses the cards to reveal" };
+
+// Changes exactly when a draft round or an event ends (or the game does).
+function secrecyPeriod(state) {
+  const c = state.theCouncil;
+  return c ? [c.hand, c.draftRound, c.eventsDone, c.phase === "over"].join("/") : "";
+}
+
+function logMove(seat, action, periodBefore) {
+  const hidden = game.name === "the-council" && game.seats[seat].kind === "bot" && SECRET_MOVES[action.kind];
+  const item = log(seat, hidden || action.text);
+  if (hidden) game.secrets.push({ item, seat, hidden, text: action.text });
+  if (secrecyPeriod(game.state) === periodBefore) return;
+  for (const secret of game.secrets) secret.item.textContent = `${seatLabel(secret.seat)}: ${secret.text}`;
+  game.secrets = [];
+}
+
+// The seat to move (zero values are absent from Connect JSON).
+function toMove(state) {
+  if (state.theCouncil) return state.theCouncil.current || 0;
+  return state.turn ? state.turn.current || 0 : 0;
 }
 
 // The seat whose view the board shows: the human to move, else the first human, else 0.
 function viewingSeat() {
-  const current = game.state.turn ? game.state.turn.current || 0 : 0;
+  const current = toMove(game.state);
   if (game.seats[current].kind === "human") return current;
   const human = game.seats.findIndex((s) => s.kind === "human");
   return human < 0 ? 0 : human;
 }
 
+// Council of Four: RenderPosition's SVG. The Council: the page's own HTML of the view.
 async function draw() {
+  if (game.name === "the-council") return drawTheCouncil();
   const request = { state: game.state };
   if (!game.over) request.seat = viewingSeat(); // the finished game is shown whole
   const { svg } = await call("RenderPosition", request);
@@ -145,9 +185,17 @@ const DECISIONS = {
   permit_bonus: "Choose a permit tile whose bonus you gain again",
 };
 
+// The Council's phases (ListLegalActions' `decision`), said the same way.
+const THE_COUNCIL_DECISIONS = {
+  draft: "Pick a card of the pack you hold: the picks are revealed together",
+  bid: "Offer chips of the event's suits, one at a time, then end the bid",
+  reveal: "Choose in secret the drafted cards to reveal when every seat has bid",
+};
+
 function showDecision(decision) {
   const heading = $("decision");
-  heading.textContent = decision ? DECISIONS[decision] || `Decide: ${decision}` : "";
+  const said = game.name === "the-council" ? THE_COUNCIL_DECISIONS : DECISIONS;
+  heading.textContent = decision ? said[decision] || `Decide: ${decision}` : "";
   heading.hidden = !decision;
 }
 
@@ -163,11 +211,12 @@ function groupOf(action) {
 async function apply(seat, actionId, generation) {
   const answer = await call("ApplyAction", { state: game.state, actionId });
   if (generation !== game.generation) return;
+  const period = secrecyPeriod(game.state);
   game.state = answer.state;
   game.over = Boolean(answer.gameOver);
   game.scores = answer.scores || [];
   game.winners = answer.winners || [];
-  log(seat, answer.applied.text);
+  logMove(seat, answer.applied, period);
   await draw();
   await step(generation);
 }
@@ -177,7 +226,7 @@ async function step(generation) {
   if (generation !== game.generation) return;
   clearActions();
   if (game.over) return showScores();
-  const seat = game.state.turn.current || 0;
+  const seat = toMove(game.state);
   if (game.seats[seat].kind === "bot") {
     setStatus(`${seatLabel(seat)} is thinking…`);
     await new Promise((resolve) => setTimeout(resolve, BOT_DELAY_MS));
@@ -193,6 +242,7 @@ async function step(generation) {
   }
   const listed = await call("ListLegalActions", { state: game.state, seat, includeDescriptions: true });
   if (generation !== game.generation) return;
+  // (Council of Four's "turn" needs no heading; every other decision, and phase, has one.)
   const decision = listed.decision === "turn" ? "your turn" : `decide: ${listed.decision}`;
   game.turn = { seat, generation, actions: listed.actions, status: `${seatLabel(seat)} to move, ${decision}` };
   showDecision(listed.decision === "turn" ? "" : listed.decision);
@@ -290,6 +340,7 @@ function boardClick(event) {
   const element = event.target && event.target.closest ? event.target.closest(PICKABLE) : null;
   const picked = element && pickedOf(element);
   if (!picked || !game.turn || game.busy || game.turn.generation !== game.generation) return;
+  if (game.name !== "council-of-four") return; // (the ids are Council of Four's board's)
   const chosen = game.turn.actions.filter((action) => about(action, picked));
   if (chosen.length === 1) return humanMove(game.turn.seat, chosen[0].id || 0, game.turn.generation);
   if (chosen.length === 0) return showActions(game.turn.actions, `nothing to do with ${picked.label}`);
@@ -299,7 +350,8 @@ function boardClick(event) {
 async function humanMove(seat, actionId, generation) {
   if (game.busy) return;
   game.busy = true;
-  game.history.push({ state: game.state, logLines: $("log").children.length });
+  const secrets = game.secrets.map((secret) => ({ ...secret }));
+  game.history.push({ state: game.state, logLines: $("log").children.length, secrets });
   clearActions();
   try {
     await apply(seat, actionId, generation);
@@ -315,7 +367,10 @@ async function humanMove(seat, actionId, generation) {
 async function undo() {
   if (game.busy || game.history.length === 0) return;
   const generation = ++game.generation; // a bot move under way is dropped
-  const { state, logLines } = game.history.pop();
+  const { state, logLines, secrets } = game.history.pop();
+  // The bots' secret moves before it are secret again.
+  for (const secret of secrets) secret.item.textContent = `${seatLabel(secret.seat)}: ${secret.hidden}`;
+  game.secrets = secrets;
   showError(null);
   clearActions();
   Object.assign(game, { state, over: false, scores: [], winners: [] });
@@ -347,13 +402,21 @@ function touched(action) {
   return ids;
 }
 
-function highlight(ids) {
+// The elements of the board an action is about: Council of Four's pieces by id, The
+// Council's cards (`card`, `reveal`) by their data-card (a card may be shown twice).
+function hintedElements(action) {
   const board = $("board");
-  for (const old of board.querySelectorAll(".hinted")) old.classList.remove("hinted");
-  for (const id of ids) {
-    const element = board.querySelector(`[id="${id}"]`);
-    if (element) element.classList.add("hinted");
+  if (game.name !== "the-council") {
+    return touched(action).map((id) => board.querySelector(`[id="${id}"]`)).filter(Boolean);
   }
+  const cards = [action.card, ...(action.reveal || [])].filter(Boolean);
+  return cards.flatMap((card) => [...board.querySelectorAll(`[data-card="${card}"]`)]);
+}
+
+function highlight(action) {
+  for (const old of $("board").querySelectorAll(".hinted")) old.classList.remove("hinted");
+  if (!action) return;
+  for (const element of hintedElements(action)) element.classList.add("hinted");
 }
 
 // One report of the hint's search: the candidates with visits and win-probability bars, the
@@ -385,11 +448,11 @@ function showHint(result, final) {
   state.textContent = final ? `Final, ${iterations} iterations` : `Searching… ${iterations} iterations`;
   $("hint").replaceChildren(table, line, state);
   $("hint").dataset.final = final ? "true" : "false";
-  highlight(result.action ? touched(result.action) : []);
+  highlight(result.action);
 }
 
 async function hint() {
-  const seat = game.state.turn.current || 0;
+  const seat = toMove(game.state);
   const generation = game.generation;
   const controller = new AbortController();
   game.hint = controller;
@@ -432,6 +495,184 @@ async function hint() {
   }
 }
 
+// -- The Council's board: the viewing seat's view drawn as HTML -----------------------------
+
+// The view of the viewing seat (the finished game whole), drawn: the phase, the event, a
+// table of the empire's and every seat's ranks, chips and bids by suit, the cards each seat
+// drafted, the pack the viewer holds in the draft, and the cards spent this hand.
+async function drawTheCouncil() {
+  let position = game.state;
+  if (!game.over) ({ state: position } = await call("GetView", { state: game.state, seat: viewingSeat() }));
+  const council = position.theCouncil;
+  const board = newElement("div", "tc-board");
+  board.append(newElement("p", "tc-phase", phaseLine(council)));
+  if (council.event) board.append(eventSection(council.event));
+  board.append(suitTable(council));
+  if (council.phase === "draft") board.append(packSection(council, position.viewer || 0));
+  board.append(draftedSection(council));
+  board.append(spentSection(council));
+  $("board").replaceChildren(board);
+}
+
+// An element with a class and a text, for the board.
+function newElement(tag, className, text) {
+  const made = document.createElement(tag);
+  if (className) made.className = className;
+  if (text !== undefined) made.textContent = text;
+  return made;
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+const THE_COUNCIL_ACTS = { draft: "picks", bid: "bids", reveal: "chooses the cards to reveal" };
+
+function phaseLine(council) {
+  const hand = `Hand ${council.hand || 1}`;
+  if (council.phase === "over") return `${hand}: the game is over, the empire has fallen`;
+  const who = `${seatLabel(council.current || 0)} ${THE_COUNCIL_ACTS[council.phase]}`;
+  if (council.phase === "draft") {
+    return `${hand}, draft round ${(council.draftRound || 0) + 1} of ${THE_COUNCIL.draftRounds}: ${who}`;
+  }
+  return `${hand}, event ${(council.eventsDone || 0) + 1} of ${THE_COUNCIL.eventsPerHand}: ${who}`;
+}
+
+// A card: its name, rank and suits (each suit a badge with its name), found by data-card.
+function cardElement(name, tag = "li") {
+  const facts = THE_COUNCIL.cards[name];
+  const card = newElement(tag, "card");
+  card.dataset.card = name;
+  card.setAttribute("aria-label", `${name}: ${facts.rank}, ${facts.suits.join(" and ")}`);
+  card.append(newElement("span", "card-name", name), newElement("span", "card-rank", facts.rank));
+  for (const suit of facts.suits) card.append(suitBadge(suit));
+  return card;
+}
+
+// A suit's badge; its colour by the suit's place in THE_COUNCIL.suits (style.css).
+function suitBadge(suit) {
+  return newElement("span", `suit suit-${THE_COUNCIL.suits.indexOf(suit)}`, suit);
+}
+
+function cardList(cards, label) {
+  const list = newElement("ul", "cards");
+  list.setAttribute("aria-label", label);
+  for (const name of cards) list.append(cardElement(name));
+  if (!cards.length) list.append(newElement("li", "no-card", "none"));
+  return list;
+}
+
+function eventSection(event) {
+  const section = newElement("section", "tc-event");
+  section.setAttribute("aria-label", "The event");
+  section.append(newElement("h3", "", "Event"));
+  const card = cardElement(event, "div");
+  section.append(card);
+  const facts = THE_COUNCIL.cards[event];
+  const needs = `succeeds with ${plural(facts.value, "chip")} of its suits bid in all`;
+  section.append(newElement("p", "tc-needs", needs));
+  return section;
+}
+
+// SuitCounts by suit name (JSON fields in lower case, zero counts absent).
+const suitCount = (counts, suit) => (counts && counts[suit.toLowerCase()]) || 0;
+
+// One row per seat, the empire's first: in each suit its rank, and a seat's chips and bid;
+// the scores once the game is over (they are 0 before).
+function suitTable(council) {
+  const over = council.phase === "over";
+  const table = newElement("table", "tc-suits");
+  table.setAttribute("aria-label", "Ranks, chips and bids by suit");
+  table.createCaption().textContent = "In each suit: the rank (large), the chips, and the chips bid";
+  const head = table.createTHead().insertRow();
+  head.append(newElement("th", "", "Seat"));
+  for (const suit of THE_COUNCIL.suits) {
+    const th = newElement("th", "");
+    th.append(suitBadge(suit));
+    head.append(th);
+  }
+  head.append(newElement("th", "", "Traitors"));
+  if (over) head.append(newElement("th", "", "Score"));
+  const body = table.createTBody();
+  const empire = body.insertRow();
+  empire.className = "empire";
+  empire.append(newElement("th", "", "Empire"));
+  for (const suit of THE_COUNCIL.suits) {
+    const cell = empire.insertCell();
+    cell.append(newElement("span", "rank", String(suitCount(council.empire, suit))));
+    cell.setAttribute("aria-label", `the empire's rank in ${suit}: ${suitCount(council.empire, suit)}`);
+  }
+  empire.insertCell();
+  if (over) empire.insertCell();
+  (council.seats || []).forEach((seat, p) => {
+    const row = body.insertRow();
+    row.dataset.seat = String(p);
+    if (!over && p === (council.current || 0)) row.className = "to-move";
+    row.append(newElement("th", "", seatLabel(p)));
+    for (const suit of THE_COUNCIL.suits) {
+      const rank = suitCount(seat.ranks, suit);
+      const chips = suitCount(seat.chips, suit);
+      const bid = suitCount(seat.bid, suit);
+      const cell = row.insertCell();
+      // A rank above the empire's scores double at the collapse.
+      if (rank > suitCount(council.empire, suit)) cell.className = "above-empire";
+      cell.append(newElement("span", "rank", String(rank)), newElement("span", "chips", plural(chips, "chip")));
+      if (bid) cell.append(newElement("span", "bid", `bid ${bid}`));
+      const said = `${seatLabel(p)} in ${suit}: rank ${rank}, ${plural(chips, "chip")}${bid ? `, bid ${bid}` : ""}`;
+      cell.setAttribute("aria-label", said);
+    }
+    row.insertCell().textContent = String(seat.traitors || 0);
+    if (!over) return;
+    const score = row.insertCell();
+    score.className = "score";
+    score.textContent = String(seat.score || 0);
+  });
+  return table;
+}
+
+// The pack the viewer holds: pack k passes to seat (k + round) % seats (docs/state-json.md).
+function packSection(council, viewer) {
+  const seats = council.seats.length;
+  const pack = council.packs[(viewer - (council.draftRound || 0) + seats * 2) % seats] || {};
+  const section = newElement("section", "tc-pack");
+  const label = `The pack ${seatLabel(viewer)} holds`;
+  section.setAttribute("aria-label", label);
+  section.append(newElement("h3", "", `${label} (${plural(pack.size || 0, "card")})`));
+  section.append(cardList(pack.cards || [], label));
+  if (pack.picked) section.append(newElement("p", "", `Picked: ${pack.picked}`));
+  return section;
+}
+
+function draftedSection(council) {
+  const section = newElement("section", "tc-drafted");
+  section.setAttribute("aria-label", "Drafted cards");
+  section.append(newElement("h3", "", "Drafted cards, face up"));
+  (council.seats || []).forEach((seat, p) => {
+    const label = `${seatLabel(p)} drafted`;
+    section.append(newElement("h4", "", seatLabel(p)));
+    const list = cardList(seat.drafted || [], label);
+    // Cards the seat chose to reveal (only its own view, or the end, shows them).
+    for (const name of seat.toReveal || []) {
+      const card = list.querySelector(`[data-card="${name}"]`);
+      if (card) card.classList.add("to-reveal");
+    }
+    section.append(list);
+    if (seat.lowestRevealed) {
+      // Who starts the next event, and breaks a tie at the end (TC12, TC13).
+      const note = `${seatLabel(p)}'s lowest card revealed in the last event: ${seat.lowestRevealed}`;
+      section.append(newElement("p", "tc-note", note));
+    }
+  });
+  return section;
+}
+
+function spentSection(council) {
+  const section = newElement("section", "tc-spent");
+  section.setAttribute("aria-label", "Spent cards and the deck");
+  section.append(newElement("h3", "", "Spent this hand"));
+  section.append(cardList(council.spent || [], "Spent this hand"));
+  section.append(newElement("p", "tc-note", `Deck: ${plural(council.deckSize || 0, "card")}`));
+  return section;
+}
+
 function showScores() {
   setStatus("Game over");
   $("undo-button").disabled = game.history.length === 0;
@@ -441,7 +682,8 @@ function showScores() {
   for (const { score, seat } of order) {
     const item = document.createElement("li");
     const won = game.winners.includes(seat) ? " — winner" : "";
-    item.textContent = `${seatLabel(seat)}: ${score} VP${won}`;
+    const points = game.name === "the-council" ? plural(score, "point") : `${score} VP`;
+    item.textContent = `${seatLabel(seat)}: ${points}${won}`;
     list.append(item);
   }
   $("scores").hidden = false;
@@ -453,19 +695,63 @@ async function newGame() {
   clearActions();
   $("log").replaceChildren();
   game.history = [];
+  game.secrets = [];
   $("scores").hidden = true;
   setStatus("Setting up…");
   try {
     const request = { config: { players: game.seats.length } };
+    if (game.name !== DEFAULT_GAME) request.config.game = GAMES[game.name].game;
     if (SEED) request.seed = SEED;
     const { state } = await call("NewGame", request);
     if (generation !== game.generation) return;
     Object.assign(game, { state, over: false, scores: [], winners: [] });
+    showGameName();
     await draw();
     await step(generation);
   } catch (error) {
     showError(error);
   }
+}
+
+function showGameName() {
+  const label = GAME_LABELS[game.name] || game.name;
+  $("game-title").textContent = label;
+  document.title = label;
+  // Council of Four's board is a picture (its SVG); The Council's a group of tables and lists.
+  $("board").setAttribute("role", game.name === "the-council" ? "group" : "img");
+}
+
+// The game choice of the "New game" form, from GetEngineInfo's games; a choice of game sets
+// the seat counts to its range (keeping the count chosen when it is in range).
+async function loadGames() {
+  const { games } = await call("GetEngineInfo", {});
+  const choice = $("game-choice");
+  choice.replaceChildren();
+  for (const info of games || []) {
+    if (!(info.name in GAME_LABELS)) continue; // a game this page cannot draw
+    GAMES[info.name] = info;
+    const option = document.createElement("option");
+    option.value = info.name;
+    option.textContent = GAME_LABELS[info.name];
+    choice.append(option);
+  }
+  choice.value = game.name;
+  seatCounts();
+}
+
+function seatCounts() {
+  const info = GAMES[$("game-choice").value];
+  if (!info) return;
+  const count = $("seat-count");
+  const old = Number(count.value);
+  count.replaceChildren();
+  for (let n = info.minPlayers; n <= info.maxPlayers; n++) {
+    const option = document.createElement("option");
+    option.textContent = String(n);
+    count.append(option);
+  }
+  count.value = String(Math.min(Math.max(old, info.minPlayers), info.maxPlayers));
+  seatChoices();
 }
 
 // The "New game" form: a choice per seat, human or a bot preset.
@@ -496,16 +782,23 @@ function readSeats() {
     s.value === "human" ? { kind: "human" } : { kind: "bot", preset: s.value });
 }
 
-document.addEventListener("DOMContentLoaded", () => {
+document.addEventListener("DOMContentLoaded", async () => {
   seatChoices();
   $("seat-count").addEventListener("change", seatChoices);
+  $("game-choice").addEventListener("change", seatCounts);
   $("new-game").addEventListener("submit", (event) => {
     event.preventDefault();
+    if (GAMES[$("game-choice").value]) game.name = $("game-choice").value;
     game.seats = readSeats();
     newGame();
   });
   $("hint-button").addEventListener("click", hint);
   $("undo-button").addEventListener("click", undo);
   $("board").addEventListener("click", boardClick);
+  try {
+    await loadGames();
+  } catch (error) {
+    showError(error); // the default game still plays
+  }
   newGame();
 });

@@ -6,35 +6,13 @@
 // that move again, then the first listed action each time, up to the final scoring. Writes page-opening.png,
 // page-hint.png and page-final.png (1280x900) into SCREENSHOT_DIR and prints one JSON line
 // of what it saw; tests/server/test_browser.py checks it.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { duplicateIds, nextTurn, withPage } from "./launch.mjs";
 
 const [base, shots] = process.argv.slice(2);
-const executablePath = process.env.COUNCIL_CHROMIUM || "/usr/bin/chromium";
-// Headless, and none of Chromium's own network traffic (this project's machines have none).
-const ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
 const MAX_MOVES = 1000;
 
-const profile = mkdtempSync(join(tmpdir(), "council-chromium-")); // a new, empty user-data-dir
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath, headless: true, args: ARGS, viewport: { width: 1280, height: 900 },
-});
-const seen = { consoleErrors: [], pageErrors: [], failedRequests: [] };
-try {
-  const page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(60_000); // generous: a first start on a fresh machine is slow
-  page.on("console", (m) => m.type() === "error" && seen.consoleErrors.push(m.text()));
-  page.on("pageerror", (e) => seen.pageErrors.push(String(e)));
-  page.on("requestfailed", (r) => seen.failedRequests.push(`${r.url()} ${r.failure()?.errorText}`));
-  page.on("response", (r) => r.status() >= 400 && seen.failedRequests.push(`${r.url()} ${r.status()}`));
-  const sameOrigin = [];
-  page.on("request", (r) => sameOrigin.push(r.url().startsWith(base)));
-
+await withPage(base, async (page, seen) => {
   const started = Date.now();
   await page.goto(`${base}/?bot_delay_ms=0&seed=7`); // seed: the same opening each time
   seen.title = await page.title();
@@ -48,12 +26,7 @@ try {
   seen.openingMs = Date.now() - started;
   const board = () => page.locator("#board").innerHTML();
   const opening = await board();
-  // Ids are unique in the whole document, the board's SVG included (getElementById).
-  const duplicateIds = () => page.evaluate(() => {
-    const ids = [...document.querySelectorAll("[id]")].map((e) => e.id);
-    return [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
-  });
-  seen.duplicateIds = await duplicateIds();
+  seen.duplicateIds = await duplicateIds(page);
   await page.screenshot({ path: join(shots, "page-opening.png") });
 
   // A hint: the candidates with visits and win-probability bars.
@@ -89,13 +62,7 @@ try {
   // The rest of the game: the first listed action each time, the bot answering at once.
   let moves = 1;
   for (;;) {
-    const next = await page.waitForFunction(() => {
-      if (!document.getElementById("scores").hidden) return "over";
-      if (!document.getElementById("error").hidden) return "error";
-      return document.querySelector("#actions button[data-action-id]") ? "move" : null;
-    }, null, { timeout: 60_000, polling: 20 });
-    const what = await next.jsonValue();
-    if (what !== "move") break;
+    if ((await nextTurn(page)) !== "move") break;
     if (moves >= MAX_MOVES) throw new Error(`no end after ${moves} moves`);
     await page.locator("#actions button[data-action-id]").first().click();
     moves += 1;
@@ -107,17 +74,8 @@ try {
   seen.logLines = await page.locator("#log li").count();
   seen.finalCities = await page.locator('#board svg g.city[id^="city-"]').count();
   seen.hintDisabled = await page.locator("#hint-button").isDisabled();
-  seen.duplicateIds.push(...(await duplicateIds()));
+  seen.duplicateIds.push(...(await duplicateIds(page)));
   await page.locator("#scores").scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(shots, "page-final.png") });
   seen.gameMs = Date.now() - started;
-  seen.allSameOrigin = sameOrigin.every(Boolean);
-  seen.requests = sameOrigin.length;
-} catch (error) {
-  console.error(`failed after seeing: ${JSON.stringify(seen)}`);
-  throw error;
-} finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
-}
-console.log(JSON.stringify(seen));
+});

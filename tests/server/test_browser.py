@@ -4,7 +4,9 @@ with no console error and no failed request, the board's SVG shows the 15 cities
 balconies, the Hint button shows candidates, seat 0 plays a main action by clicking the coast
 balcony on the board and then an action it lists, Undo takes it back to the opening, and the
 rest of a 2-player game against the casual bot (``?bot_delay_ms=0&seed=7``, the first listed
-action each time) reaches the final scoring.
+action each time) reaches the final scoring. The Council, chosen in the New game form, plays
+a whole 3-seat game the same way (tests/browser/the_council.mjs): its HTML board in seat 0's
+view, a hint, Undo, the bots' secret moves kept out of the log, the final scores the state's.
 
 Needs ``chromium`` (``make browser`` installs Debian's package when it is missing; or set
 ``COUNCIL_CHROMIUM`` to another Chromium), Node.js >= 20 and npm: a machine without them fails
@@ -12,7 +14,8 @@ here, with a message saying so. ``npm ci`` installs Playwright-core (pinned in
 tests/browser/package-lock.json; it downloads no browser) once per lock file, with a stamp
 in the git-ignored tests/browser/node_modules, as tests/server/test_node_example.py does.
 
-The screenshots page-opening.png, page-hint.png and page-final.png go to a temporary folder;
+The screenshots page-opening.png, page-hint.png, page-final.png and page-the-council.png
+(tests/browser/launch.mjs opens the browser for both scripts) go to a temporary folder;
 ``make screenshots`` (``COUNCIL_UPDATE_SCREENSHOTS=1``) writes them into docs/ instead.
 """
 
@@ -26,9 +29,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from google.protobuf import json_format
 
+from council.engine import _the_council as tc
+from council.engine.serialize import state_from_proto
 from council.server.app import start_server
 from council.server.config import ServerConfig
+from council.v1 import game_pb2 as pb
 
 ROOT = Path(__file__).resolve().parents[2]
 BROWSER = ROOT / "tests" / "browser"
@@ -86,20 +93,29 @@ def page_address():
     server.stop(grace=None)
 
 
-def test_the_page_in_chromium_plays_a_whole_game(node, chromium, page_address, tmp_path):
-    update = os.environ.get("COUNCIL_UPDATE_SCREENSHOTS") == "1"
-    shots = ROOT / "docs" if update else tmp_path
+def _play(node: str, chromium: str, script: str, address: str, shots: Path) -> dict:
+    """Runs tests/browser/`script` against the page at `address`; what it saw."""
     out = subprocess.run(
-        [node, str(BROWSER / "page.mjs"), page_address, str(shots)],
+        [node, str(BROWSER / script), address, str(shots)],
         cwd=BROWSER,
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=600,  # (a generous bound for a shared machine, not a speed requirement)
         check=False,
         env={**os.environ, "COUNCIL_CHROMIUM": chromium},
     )
     assert out.returncode == 0, f"{out.stdout}\n{out.stderr}"
-    seen = json.loads(out.stdout.splitlines()[-1])
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def _shots(tmp_path: Path) -> Path:
+    """docs/ with COUNCIL_UPDATE_SCREENSHOTS=1 (make screenshots), else a temporary folder."""
+    return ROOT / "docs" if os.environ.get("COUNCIL_UPDATE_SCREENSHOTS") == "1" else tmp_path
+
+
+def test_the_page_in_chromium_plays_a_whole_game(node, chromium, page_address, tmp_path):
+    shots = _shots(tmp_path)
+    seen = _play(node, chromium, "page.mjs", page_address, shots)
     # Loaded: everything from the service itself, with no error in the console.
     assert seen["title"] == "Council of Four"
     assert seen["consoleErrors"] == [] and seen["pageErrors"] == []
@@ -134,3 +150,79 @@ def test_the_page_in_chromium_plays_a_whole_game(node, chromium, page_address, t
     for name in SHOTS:
         png = (shots / name).read_bytes()
         assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
+
+
+def test_the_page_in_chromium_plays_a_whole_game_of_the_council(
+    node, chromium, page_address, tmp_path
+):
+    """The Council chosen in the New game form, 3 seats (seat 0 human, two beginner bots):
+    the board is the page's HTML of seat 0's view, a hint marks its best card, Undo takes a
+    pick back, and clicking the first listed action reaches the final scoring, whose scores
+    are the final state's."""
+    shots = _shots(tmp_path)
+    seen = _play(node, chromium, "the_council.mjs", page_address, shots)
+    assert seen["consoleErrors"] == [] and seen["pageErrors"] == []
+    assert seen["failedRequests"] == [] and seen["allSameOrigin"]
+    assert seen["duplicateIds"] == []
+    # The form: both games (GetEngineInfo's), The Council's seat range.
+    assert seen["gameChoices"] == [
+        ["council-of-four", "Council of Four"],
+        ["the-council", "The Council"],
+    ]
+    assert seen["seatCounts"] == ["3", "4", "5"]
+    assert seen["title"] == seen["heading"] == "The Council" and seen["boardRole"] == "group"
+    # The opening in seat 0's view: the draft, the suits, the empire at the top, three seats.
+    opening = seen["opening"]["theCouncil"]
+    assert seen["phaseLine"] == "Hand 1, draft round 1 of 5: Seat 0 (you) picks"
+    assert seen["decision"].startswith("Pick a card of the pack you hold")
+    assert seen["suitHeads"] == ["Seat", *tc.SUITS, "Traitors"]  # (scores once it is over)
+    assert seen["empire"] == [str(tc.MAX_RANK)] * len(tc.SUITS)
+    assert seen["seatRows"] == ["Seat 0 (you)", "Seat 1 (beginner bot)", "Seat 2 (beginner bot)"]
+    cards = {card.name: card for card in tc.CARDS}
+    pack = [name for name, _ in seen["pack"]]
+    assert pack == opening["packs"][0]["cards"] and len(pack) == 6
+    for name, label in seen["pack"]:  # each card with its rank and suits
+        suits = " and ".join(tc.SUITS[s] for s in cards[name].suits)
+        assert label == f"{name}: {tc.RANK_ORDER[cards[name].order]}, {suits}"
+    assert seen["picks"] == [f"pick {name}" for name in pack]
+    # The other seats' packs are in the page's full state, and not on its board.
+    hidden = opening["packs"][1]["cards"] + opening["packs"][2]["cards"]
+    assert len(hidden) == 12 and not [name for name in hidden if name in seen["boardText"]]
+    # The hint: candidates with bars; the best pick's card marked on the board.
+    rows = seen["hintRows"]
+    assert 1 <= len(rows) <= 5 and seen["hintBars"] == len(rows)
+    assert all(r[0].startswith("pick ") and r[1].endswith(" visits") for r in rows)
+    assert rows[0][0].removeprefix("pick ") in seen["hinted"]
+    # A pick and Undo.
+    assert seen["firstLog"] == f"Seat 0 (you): {seen['picks'][0]}"
+    assert seen["undoSameBoard"] and seen["undoLogLines"] == 0
+    # Every phase came to seat 0; at its first bid, the event and its five drafted cards.
+    assert [d.split(" ")[0] for d in seen["decisions"]] == ["Pick", "Offer", "Choose"]
+    bid = seen["bidBoard"]
+    assert bid["event"] in cards and bid["drafted"] == 5 and bid["pack"] == 0
+    assert bid["bids"][-1] == "end bid"
+    # The bots' secret moves: at seat 0's bid, each seat that bid before it in this event (all
+    # bots) is logged as choosing cards, not what it chose; seat 0 picks first in each round,
+    # so it never sees a hidden pick; at the end every secret is told.
+    bids = [s for s in seen["secrecy"] if s["phase"] == "bid"]
+    assert bids and all(s["hiddenReveals"] == s["bidsDone"] for s in bids)
+    assert any(s["hiddenReveals"] for s in bids)
+    assert all(s["hiddenPicks"] == 0 for s in seen["secrecy"] if s["phase"] == "draft")
+    assert seen["finalSecrecy"]["hiddenReveals"] == seen["finalSecrecy"]["hiddenPicks"] == 0
+    # The end: the scores shown are the final state's, the winners marked.
+    final = json_format.ParseDict(seen["final"], pb.GameState())
+    state = state_from_proto(final)
+    assert state.is_terminal()
+    scores, winners = state.scores(), state.winners()
+    assert seen["status"] == "Game over" and seen["error"] is None and seen["hintDisabled"]
+    assert seen["finalPhase"].endswith("the game is over, the empire has fallen")
+    assert seen["boardScores"] == [str(score) for score in scores]
+    expected = sorted(
+        f"Seat {seat} ({'you' if seat == 0 else 'beginner bot'}): {score} point"
+        + ("" if score == 1 else "s")
+        + (" — winner" if seat in winners else "")
+        for seat, score in enumerate(scores)
+    )
+    assert sorted(seen["scores"]) == expected
+    assert seen["logLines"] == final.the_council.action_count > seen["moves"] > 1
+    assert (shots / "page-the-council.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")

@@ -19,11 +19,13 @@ import urllib.request
 from pathlib import Path
 
 import grpc
+import make_web_facts
 import pytest
 from google.protobuf import json_format
 from server_helpers import finished, played, to_proto, violations
 from test_http import bad_request
 
+from council.engine import _the_council as tc
 from council.v1 import service_pb2 as spb
 
 HERE = Path(__file__).resolve().parent
@@ -69,12 +71,20 @@ def test_the_page_and_its_files(http_server):
     # Everything the page loads is the project's own, under /web/ (no CDN).
     loaded = re.findall(r'(?:src|href)="([^"]+)"', text)
     # (data:, is the empty icon: no request for /favicon.ico, a 404 in the console.)
-    assert sorted(loaded) == ["/web/app.js", "/web/style.css", "data:,"]
+    assert sorted(loaded) == [
+        "/web/app.js",
+        "/web/style.css",
+        "/web/the-council-facts.js",
+        "data:,",
+    ]
     assert get(http_server.http_address, "/web/index.html")[2] == page
     status, kind, script = get(http_server.http_address, "/web/app.js")
     assert (status, kind) == (200, "text/javascript; charset=utf-8")
     assert b"/council.v1.CouncilService/" in script
     assert b"://" not in script and b"://" not in page  # nothing from elsewhere
+    status, kind, facts = get(http_server.http_address, "/web/the-council-facts.js")
+    assert (status, kind) == (200, "text/javascript; charset=utf-8")
+    assert facts.decode() == make_web_facts.text()
     status, kind, _ = get(http_server.http_address, "/web/style.css")
     assert (status, kind) == (200, "text/css; charset=utf-8")
     assert get(http_server.http_address, "/", method="HEAD")[:2] == (
@@ -83,6 +93,16 @@ def test_the_page_and_its_files(http_server):
     )
     for missing in ("/web/nothing.js", "/web/../connect.py", "/web/"):
         assert get(http_server.http_address, missing)[0] == 404
+
+
+def test_the_pages_card_facts_are_the_engines():
+    """server/web/the-council-facts.js is what make_web_facts.py writes from the engine's
+    tables (rerun it after a change of the cards)."""
+    assert make_web_facts.main(["--check"]) == 0, "run tests/server/make_web_facts.py"
+    facts = make_web_facts.facts()
+    assert len(facts["cards"]) == len(tc.CARD_NAMES) == 44
+    assert facts["cards"]["The Market"] == {"rank": "6", "value": 6, "suits": ["Leaves", "Knots"]}
+    assert facts["cards"]["The Huntress"]["value"] == 0  # a Crown asks nothing of a bid
 
 
 def test_the_rpcs_still_answer_beside_the_page(http_server):

@@ -57,6 +57,7 @@ class Element {
 const ids = [
   "new-game", "seat-count", "seat-choices", "new-game-button", "board", "game-status", "actions",
   "hint-button", "hint", "scores", "score-list", "log", "error", "undo-button", "decision",
+  "game-choice", "game-title",
 ];
 const elements = Object.fromEntries(ids.map((id) => [id, new Element("div", id)]));
 elements["seat-count"].value = "2";
@@ -88,7 +89,9 @@ const context = {
   },
 };
 vm.createContext(context);
-vm.runInContext(readFileSync(new URL("../../server/web/app.js", import.meta.url), "utf8"), context);
+for (const script of ["the-council-facts.js", "app.js"]) { // index.html's scripts, in order
+  vm.runInContext(readFileSync(new URL(`../../server/web/${script}`, import.meta.url), "utf8"), context);
+}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function until(condition, what, seconds = 30) {

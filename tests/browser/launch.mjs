@@ -1,0 +1,63 @@
+// The browser of the page's tests: Debian's chromium (/usr/bin/chromium, or
+// $COUNCIL_CHROMIUM), headless, driven by Playwright-core (which downloads no browser), with
+// a new, empty profile each run. `withPage(base, play)` opens a page, runs `play(page, seen)`
+// and prints `seen` as one JSON line, with what went wrong on the way: console errors, page
+// errors, failed requests and answers >= 400, and whether every request went to `base`.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+const executablePath = process.env.COUNCIL_CHROMIUM || "/usr/bin/chromium";
+// Headless, and none of Chromium's own network traffic (this project's machines have none).
+const ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+export async function withPage(base, play) {
+  const profile = mkdtempSync(join(tmpdir(), "council-chromium-")); // a new, empty user-data-dir
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath, headless: true, args: ARGS, viewport: { width: 1280, height: 900 },
+  });
+  const seen = { consoleErrors: [], pageErrors: [], failedRequests: [] };
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(60_000); // generous: a first start on a fresh machine is slow
+    page.on("console", (m) => m.type() === "error" && seen.consoleErrors.push(m.text()));
+    page.on("pageerror", (e) => seen.pageErrors.push(String(e)));
+    page.on("requestfailed", (r) => seen.failedRequests.push(`${r.url()} ${r.failure()?.errorText}`));
+    page.on("response", (r) => r.status() >= 400 && seen.failedRequests.push(`${r.url()} ${r.status()}`));
+    const sameOrigin = [];
+    page.on("request", (r) => sameOrigin.push(r.url().startsWith(base)));
+    await play(page, seen);
+    seen.allSameOrigin = sameOrigin.every(Boolean);
+    seen.requests = sameOrigin.length;
+  } catch (error) {
+    console.error(`failed after seeing: ${JSON.stringify(seen)}`);
+    throw error;
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+  console.log(JSON.stringify(seen));
+}
+
+// Ids are unique in the whole document, the board included (getElementById).
+export function duplicateIds(page) {
+  return page.evaluate(() => {
+    const ids = [...document.querySelectorAll("[id]")].map((e) => e.id);
+    return [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+  });
+}
+
+// Waits until the game is over ("over"), an error is shown ("error") or a human seat has
+// action buttons ("move").
+export async function nextTurn(page) {
+  const next = await page.waitForFunction(() => {
+    if (!document.getElementById("scores").hidden) return "over";
+    if (!document.getElementById("error").hidden) return "error";
+    return document.querySelector("#actions button[data-action-id]") ? "move" : null;
+  }, null, { timeout: 60_000, polling: 20 });
+  return next.jsonValue();
+}

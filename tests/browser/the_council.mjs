@@ -1,0 +1,117 @@
+// The web page (server/web) playing The Council in headless Chromium (launch.mjs).
+// Usage: node the_council.mjs http://127.0.0.1:PORT SCREENSHOT_DIR
+// Chooses The Council in the New game form (3 seats: seat 0 human, seats 1 and 2 beginner
+// bots), then as seat 0: the opening board (its pack only), a Hint, a pick and Undo, then the
+// first listed action each time up to the final scoring. Writes page-the-council.png (the
+// board at seat 0's first bid) into SCREENSHOT_DIR and prints one JSON line of what it saw,
+// with the page's final full state; tests/server/test_browser.py checks it.
+import { join } from "node:path";
+import { duplicateIds, nextTurn, withPage } from "./launch.mjs";
+
+const [base, shots] = process.argv.slice(2);
+const MAX_MOVES = 1000;
+const BUTTONS = "#actions button[data-action-id]";
+
+await withPage(base, async (page, seen) => {
+  await page.goto(`${base}/?bot_delay_ms=0&seed=7`);
+  await page.locator(BUTTONS).first().waitFor(); // Council of Four's opening, by default
+  seen.gameChoices = await page.locator("#game-choice option").evaluateAll(
+    (options) => options.map((o) => [o.value, o.textContent]));
+  await page.selectOption("#game-choice", "the-council");
+  seen.seatCounts = await page.locator("#seat-count option").allTextContents();
+  await page.selectOption("#seat-count", "3");
+  await page.selectOption('#seat-choices select[name="seat-1"]', "beginner");
+  await page.selectOption('#seat-choices select[name="seat-2"]', "beginner");
+  await page.locator("#new-game-button").click();
+  await page.locator("#board .tc-board").waitFor();
+  await page.locator(BUTTONS).first().waitFor();
+
+  // The opening: seat 0 picks from its pack, and sees no other pack.
+  seen.title = await page.title();
+  seen.heading = await page.locator("#game-title").textContent();
+  seen.boardRole = await page.locator("#board").getAttribute("role");
+  seen.phaseLine = await page.locator(".tc-phase").textContent();
+  seen.decision = await page.locator("#decision").textContent();
+  seen.suitHeads = await page.locator(".tc-suits thead th").allTextContents();
+  seen.empire = await page.locator(".tc-suits .empire td .rank").allTextContents();
+  seen.seatRows = await page.locator(".tc-suits tbody tr[data-seat] th").allTextContents();
+  seen.pack = await page.locator(".tc-pack .card").evaluateAll(
+    (cards) => cards.map((c) => [c.dataset.card, c.getAttribute("aria-label")]));
+  seen.picks = await page.locator(`${BUTTONS} .text`).allTextContents();
+  seen.boardText = await page.locator("#board").textContent();
+  seen.opening = await page.evaluate(() => game.state); // the page's full state
+  seen.duplicateIds = await duplicateIds(page);
+  const board = () => page.locator("#board").innerHTML();
+  const opening = await board();
+
+  // A hint: candidates with visits and bars; the best pick's card marked in the pack.
+  await page.locator("#hint-button").click();
+  await page.locator("#hint table tr").first().waitFor();
+  await page.locator("#hint-button:enabled").waitFor();
+  seen.hintRows = await page.locator("#hint table tr").evaluateAll(
+    (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  seen.hintBars = await page.locator("#hint .bar").count();
+  seen.hinted = await page.locator("#board .hinted").evaluateAll((cards) => cards.map((c) => c.dataset.card));
+
+  // A pick, then Undo: the opening again; then the same pick.
+  await page.locator(BUTTONS).first().click();
+  await page.locator("#log li").first().waitFor();
+  seen.firstLog = await page.locator("#log li").first().textContent();
+  await page.locator("#undo-button:enabled").click();
+  await page.locator(BUTTONS).first().waitFor();
+  seen.undoSameBoard = (await board()) === opening;
+  seen.undoLogLines = await page.locator("#log li").count();
+  await page.locator(BUTTONS).first().click();
+
+  // The rest: the first listed action each time; the board at seat 0's first bid is the
+  // screenshot.
+  let moves = 1;
+  seen.decisions = [];
+  seen.secrecy = []; // at each of seat 0's moves: the phase, seats that bid, the log's secrets
+  for (;;) {
+    if ((await nextTurn(page)) !== "move") break;
+    if (moves >= MAX_MOVES) throw new Error(`no end after ${moves} moves`);
+    seen.secrecy.push(await secrecy(page));
+    const decision = await page.locator("#decision").textContent();
+    if (!seen.decisions.includes(decision)) {
+      seen.decisions.push(decision);
+      if (decision.startsWith("Offer chips")) {
+        seen.bidBoard = {
+          event: await page.locator(".tc-event .card").getAttribute("data-card"),
+          drafted: await page.locator('.tc-drafted ul[aria-label^="Seat 0"] .card').count(),
+          pack: await page.locator(".tc-pack").count(),
+          bids: await page.locator(`${BUTTONS} .text`).allTextContents(),
+        };
+        await page.screenshot({ path: join(shots, "page-the-council.png") });
+      }
+    }
+    await page.locator(BUTTONS).first().click();
+    moves += 1;
+  }
+  seen.moves = moves;
+  seen.status = await page.locator("#game-status").textContent();
+  seen.error = (await page.locator("#error").isVisible()) ? await page.locator("#error").textContent() : null;
+  seen.scores = await page.locator("#score-list li").allTextContents();
+  seen.boardScores = await page.locator(".tc-suits tbody tr[data-seat] .score").allTextContents();
+  seen.finalPhase = await page.locator(".tc-phase").textContent();
+  seen.logLines = await page.locator("#log li").count();
+  seen.hintDisabled = await page.locator("#hint-button").isDisabled();
+  seen.final = await page.evaluate(() => game.state);
+  seen.finalSecrecy = await secrecy(page);
+  seen.duplicateIds.push(...(await duplicateIds(page)));
+});
+
+// The bots' secret moves in the log: how many are shown as hidden ("picks a card", "chooses
+// the cards to reveal"), and the seats that have bid in this event (from the page's state).
+function secrecy(page) {
+  return page.evaluate(() => {
+    const lines = [...document.querySelectorAll("#log li")].map((li) => li.textContent);
+    const council = game.state.theCouncil;
+    return {
+      phase: council.phase,
+      bidsDone: council.bidsDone || 0,
+      hiddenPicks: lines.filter((line) => line.endsWith(": picks a card")).length,
+      hiddenReveals: lines.filter((line) => line.endsWith(": chooses the cards to reveal")).length,
+    };
+  });
+}
