@@ -54,7 +54,8 @@ browser:
 		$$sudo apt-get update -q && \
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; }
 
-# The page's screenshots in docs/ (page-opening.png, page-hint.png, page-final.png), anew.
+# The page's screenshots in docs/ (page-opening.png, page-hint.png, page-final.png,
+# page-the-council.png), anew.
 screenshots: build browser
 	COUNCIL_UPDATE_SCREENSHOTS=1 $(PY) -m pytest -p no:cacheprovider tests/server/test_browser.py
 
