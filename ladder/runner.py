@@ -197,13 +197,12 @@ def run_ladder(
     default ABA) define a new ladder or extend the stored one (more entrants appended, more
     deals); ``entrants=None`` resumes the stored ladder (with more deals if ``deals`` says
     so). A file holds one game's ladder: another ``game`` is refused (``LadderMismatch``).
-    Games run
-    in-process (``workers=1``), in a pool of ``workers`` processes (default: every core), or
-    as Ray tasks with ``ray_address`` (``"local"`` starts a private local Ray instance with
-    ``workers`` CPUs; ``"auto"`` or ``host:port`` joins a running cluster). A game still
-    running when turn ``max_turns`` begins, or after ``max_actions`` actions, is adjudicated,
-    and a game whose remote entrant could not be reached is stored void; the void games of
-    earlier runs are played again (see the module's docstring).
+    Games run in-process (``workers=1``), in a pool of ``workers`` processes (default: every
+    core), or as Ray tasks with ``ray_address`` (``"local"`` starts a private local Ray
+    instance with ``workers`` CPUs; ``"auto"`` or ``host:port`` joins a running cluster). A
+    game still running when turn ``max_turns`` begins, or after ``max_actions`` actions, is
+    adjudicated, and a game whose remote entrant could not be reached is stored void; the
+    void games of earlier runs are played again (see the module's docstring).
     """
     stored = store.config()
     if entrants is None:
