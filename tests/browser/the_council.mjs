@@ -2,9 +2,10 @@
 // Usage: node the_council.mjs http://127.0.0.1:PORT SCREENSHOT_DIR
 // Chooses The Council in the New game form (3 seats: seat 0 human, seats 1 and 2 beginner
 // bots), then as seat 0: the opening board (its pack only), a Hint, a pick and Undo, then the
-// first listed action each time up to the final scoring. Writes page-the-council.png (the
-// board at seat 0's first bid) into SCREENSHOT_DIR and prints one JSON line of what it saw,
-// with the page's final full state; tests/server/test_browser.py checks it.
+// first listed action each time up to the final scoring; then Council of Four again. Writes
+// page-the-council.png (the board at seat 0's first bid) into SCREENSHOT_DIR and prints one
+// JSON line of what it saw, with the page's final full state; tests/server/test_browser.py
+// checks it.
 import { join } from "node:path";
 import { duplicateIds, nextTurn, withPage } from "./launch.mjs";
 
@@ -99,6 +100,15 @@ await withPage(base, async (page, seen) => {
   seen.final = await page.evaluate(() => game.state);
   seen.finalSecrecy = await secrecy(page);
   seen.duplicateIds.push(...(await duplicateIds(page)));
+
+  // Back to Council of Four: its seat range and its SVG board again.
+  await page.selectOption("#game-choice", "council-of-four");
+  seen.backSeatCounts = await page.locator("#seat-count option").allTextContents();
+  await page.locator("#new-game-button").click();
+  await page.locator('#board svg g.city[id^="city-"]').first().waitFor();
+  seen.backTitle = await page.title();
+  seen.backCities = await page.locator('#board svg g.city[id^="city-"]').count();
+  seen.backBoardRole = await page.locator("#board").getAttribute("role");
 });
 
 // The bots' secret moves in the log: how many are shown as hidden ("picks a card", "chooses

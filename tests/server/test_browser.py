@@ -225,4 +225,7 @@ def test_the_page_in_chromium_plays_a_whole_game_of_the_council(
     )
     assert sorted(seen["scores"]) == expected
     assert seen["logLines"] == final.the_council.action_count > seen["moves"] > 1
+    # A new game of Council of Four after it: its seat range and its SVG board.
+    assert seen["backSeatCounts"] == ["2", "3", "4"] and seen["backCities"] == 15
+    assert seen["backTitle"] == "Council of Four" and seen["backBoardRole"] == "img"
     assert (shots / "page-the-council.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
