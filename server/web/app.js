@@ -244,7 +244,10 @@ async function step(generation) {
   if (generation !== game.generation) return;
   // (Council of Four's "turn" needs no heading; every other decision, and phase, has one.)
   const decision = listed.decision === "turn" ? "your turn" : `decide: ${listed.decision}`;
-  game.turn = { seat, generation, actions: listed.actions, status: `${seatLabel(seat)} to move, ${decision}` };
+  const status = game.name === "the-council"
+    ? `${seatLabel(seat)} to move: ${listed.decision}` // the phase
+    : `${seatLabel(seat)} to move, ${decision}`;
+  game.turn = { seat, generation, actions: listed.actions, status };
   showDecision(listed.decision === "turn" ? "" : listed.decision);
   showActions(listed.actions);
   $("hint-button").disabled = false;

@@ -33,6 +33,7 @@ await withPage(base, async (page, seen) => {
   seen.boardRole = await page.locator("#board").getAttribute("role");
   seen.phaseLine = await page.locator(".tc-phase").textContent();
   seen.decision = await page.locator("#decision").textContent();
+  seen.openingStatus = await page.locator("#game-status").textContent();
   seen.suitHeads = await page.locator(".tc-suits thead th").allTextContents();
   seen.empire = await page.locator(".tc-suits .empire td .rank").allTextContents();
   seen.seatRows = await page.locator(".tc-suits tbody tr[data-seat] th").allTextContents();

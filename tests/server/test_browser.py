@@ -175,6 +175,7 @@ def test_the_page_in_chromium_plays_a_whole_game_of_the_council(
     opening = seen["opening"]["theCouncil"]
     assert seen["phaseLine"] == "Hand 1, draft round 1 of 5: Seat 0 (you) picks"
     assert seen["decision"].startswith("Pick a card of the pack you hold")
+    assert seen["openingStatus"] == "Seat 0 (you) to move: draft"
     assert seen["suitHeads"] == ["Seat", *tc.SUITS, "Traitors"]  # (scores once it is over)
     assert seen["empire"] == [str(tc.MAX_RANK)] * len(tc.SUITS)
     assert seen["seatRows"] == ["Seat 0 (you)", "Seat 1 (beginner bot)", "Seat 2 (beginner bot)"]
