@@ -45,6 +45,8 @@ def matchups() -> list[tuple[str, list[str], int]]:
         ("casual_vs_expert_2p", [casual, "expert"], 100),
         ("strong_vs_expert_2p", [strong, "expert"], 100),
         ("casual_vs_v1_casual_2p", [casual, _preset("casual", engine="ismcts-v1")], 100),
+        # The previous version: payments below the root were searched as tree nodes.
+        ("strong_vs_payment_nodes_2p", [strong, f"{strong},tree_payments=1"], 100),
         # Equal time: 0.05 s a move is about what ismcts-v1 spends on strong's 5,000 iterations.
         ("strong_vs_v1_equal_time_2p", ["ismcts:time_s=0.05", "ismcts-v1:time_s=0.05"], 100),
         ("strong_vs_3_experts_4p", [strong, "expert", "expert", "expert"], 50),

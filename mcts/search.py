@@ -47,6 +47,7 @@ class SearchConfig:
     c_puct: float = 1.0
     fpu_reduction: float = 0.1
     c_uct: float = 0.2
+    tree_payments: int = 0  # 1: payments below the root are searched; 0: the prior's choice
     rollout_actions: int = 0  # rollout length after the tree; -1 plays to the end
     finish_decisions: int = 1  # 1: the rollout also finishes a pending payment or bonus choice
     uniform_rollout: int = 0  # 1: uniformly random rollouts (for comparison)
@@ -78,6 +79,8 @@ class SearchConfig:
             raise ValueError(f"c_puct: must be >= 0, got {self.c_puct}")
         if not self.c_uct >= 0:
             raise ValueError(f"c_uct: must be >= 0, got {self.c_uct}")
+        if self.tree_payments not in (0, 1):
+            raise ValueError(f"tree_payments: must be 0 or 1, got {self.tree_payments}")
         if self.rollout_actions < -1:
             raise ValueError(f"rollout_actions: must be >= -1, got {self.rollout_actions}")
         for name in ("temperature", "margin_scale"):
@@ -99,6 +102,7 @@ V1_CONFIG = SearchConfig(
     evaluator="heuristic",
     policy="none",
     c_uct=0.35,
+    tree_payments=1,
     rollout_actions=10,
     finish_decisions=0,
     uniform_rollout=0,

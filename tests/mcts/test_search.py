@@ -287,3 +287,38 @@ def test_a_single_legal_action_is_answered_without_spending_the_budget():
     assert result.candidates[0].visits == FORCED_MOVE_ITERATIONS
     free = search(view, SearchLimits(iterations=5), seed=1)
     assert free.forced and free.iterations == 5
+
+
+def _kinds(actions):
+    from council.engine.actions import Action
+
+    return [Action.from_id(a).kind.name for a in actions]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_payments_below_the_root_are_not_tree_nodes_by_default(seed):
+    state = State.new_game(GameConfig(players=2), seed=seed)
+    view = state.view(state.current_player)
+    limits = SearchLimits(iterations=2000)
+    default = search(view, limits, seed=1)
+    searched = search(view, limits, SearchConfig(tree_payments=1), seed=1)
+    # The opening's lines acquire permits, which are paid for: searched as nodes they show
+    # up in the most visited line; by default the prior's payment is made without a node.
+    assert "PAY" in _kinds(searched.principal_variation)
+    assert "PAY" not in _kinds(default.principal_variation)
+    assert SearchConfig().tree_payments == 0
+
+
+def test_a_payment_at_the_root_is_still_searched():
+    state = State.new_game(GameConfig(players=2), seed=1)
+    state.apply(25)  # acquire coast 0: 15 ways to pay for it
+    assert state.decision()[0] == "pay_permit"
+    result = search(state.view(state.current_player), SearchLimits(iterations=500), seed=1)
+    assert len(result.candidates) == len(state.legal_actions()) > 1
+    assert set(_kinds(c.action for c in result.candidates)) == {"PAY"}
+
+
+def test_tree_payments_must_be_0_or_1():
+    view = midgame(seed=1).view(midgame(seed=1).current_player)
+    with pytest.raises(ValueError, match="tree_payments"):
+        search(view, SearchLimits(iterations=5), SearchConfig(tree_payments=2))
