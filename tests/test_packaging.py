@@ -288,10 +288,12 @@ def test_engine_exports():
         "Decision",
         "GameConfig",
         "IllegalActionError",
+        "Position",
         "State",
         "TheCouncilConfig",
         "TheCouncilState",
     ]
+    assert engine.Position == State | TheCouncilState
     assert engine.Decision is Decision
     assert engine.State is State
     assert engine.TheCouncilState is TheCouncilState
