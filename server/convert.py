@@ -302,6 +302,23 @@ def _add_game_infos(field) -> None:
             setattr(info.default_config, f, value)
         if config_class is TheCouncilConfig:
             info.default_config.game = game
+            _add_the_council_cards(info)
+
+
+def _add_the_council_cards(info: spb.GameInfo) -> None:
+    """The Council's suits, card ranks, cards and counts, from the core's own tables."""
+    info.suits.extend(tc.SUITS)
+    info.card_ranks.extend(tc.RANK_ORDER)
+    for card in tc.CARDS:
+        info.cards.add(
+            name=card.name,
+            kind=card.kind,
+            rank=tc.RANK_ORDER[card.order],
+            value=card.value,
+            suits=[tc.SUITS[s] for s in card.suits],
+        )
+    info.draft_rounds = tc.DRAFT_ROUNDS
+    info.events_per_hand = tc.EVENTS_PER_HAND
 
 
 def _council_of_four_ranges() -> list[tuple[pb.ActionKind, int, int]]:

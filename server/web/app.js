@@ -2,8 +2,8 @@
 // that uses only the public RPCs, over the Connect protocol with JSON
 // (POST /council.v1.CouncilService/<Method>). The page holds the full state; the board, bots
 // and hints get only their seat's view (GetView, and the server's own view handling of a
-// full state sent with a seat). The Council's card facts are THE_COUNCIL
-// (the-council-facts.js, written from the engine's tables).
+// full state sent with a seat). The Council's cards and suits are GetEngineInfo's
+// (THE_COUNCIL, below).
 "use strict";
 
 const SERVICE = "/council.v1.CouncilService/";
@@ -81,6 +81,21 @@ async function* stream(method, request, signal) {
 const GAME_LABELS = { "council-of-four": "Council of Four", "the-council": "The Council" };
 const DEFAULT_GAME = "council-of-four";
 const GAMES = {}; // name -> GetEngineInfo's GameInfo, once loaded
+
+// The Council's facts, from its GameInfo (loadGames; no game of it is set up before): its
+// suits in the core's order, the draft rounds and events of a hand, and each card's rank,
+// value (what it asks of a bid as the event) and suits, by name as the position names it.
+const THE_COUNCIL = { suits: [], draftRounds: 0, eventsPerHand: 0, cards: {} };
+
+function readTheCouncil(info) {
+  THE_COUNCIL.suits = info.suits || [];
+  THE_COUNCIL.draftRounds = info.draftRounds || 0;
+  THE_COUNCIL.eventsPerHand = info.eventsPerHand || 0;
+  THE_COUNCIL.cards = {};
+  for (const card of info.cards || []) { // (zero values are absent from Connect JSON)
+    THE_COUNCIL.cards[card.name] = { rank: card.rank, value: card.value || 0, suits: card.suits || [] };
+  }
+}
 
 const game = {
   name: DEFAULT_GAME, // the game being played (GetEngineInfo's name)
@@ -733,6 +748,7 @@ async function loadGames() {
   for (const info of games || []) {
     if (!(info.name in GAME_LABELS)) continue; // a game this page cannot draw
     GAMES[info.name] = info;
+    if (info.name === "the-council") readTheCouncil(info);
     const option = document.createElement("option");
     option.value = info.name;
     option.textContent = GAME_LABELS[info.name];

@@ -327,7 +327,9 @@ def test_cancellation_stops_the_search(stub, server):
         state=to_proto(state), limits=pb.SearchLimits(max_time=duration_pb2.Duration(seconds=19))
     )
     servicer = server.servicer
-    before = len(servicer.recent_searches)
+    # (By identity, not by count: the record keeps the last 256, full after other modules'
+    # searches on this session's server.)
+    before = list(servicer.recent_searches)
     call = stub.RecommendAction.future(request)
     deadline = time.monotonic() + 10
     while servicer.active_searches == 0 and time.monotonic() < deadline:
@@ -335,7 +337,8 @@ def test_cancellation_stops_the_search(stub, server):
     assert servicer.active_searches == 1
     call.cancel()
     assert servicer.wait_idle(timeout=10)
-    record = [r for r in list(servicer.recent_searches)[before:] if r.time_budget_s == 19.0]
+    new = [r for r in servicer.recent_searches if not any(r is old for old in before)]
+    record = [r for r in new if r.time_budget_s == 19.0]
     assert len(record) == 1
     assert record[0].stop_reason == pb.STOP_REASON_CANCELLED
     assert record[0].elapsed_s < 19.0

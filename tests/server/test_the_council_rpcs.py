@@ -14,7 +14,16 @@ from server_helpers import violations
 from test_http import call, message_json
 
 from council.engine import TheCouncilState
-from council.engine._the_council import ACTION_OFFSETS, CARD_NAMES, NUM_ACTIONS, SUITS
+from council.engine._the_council import (
+    ACTION_OFFSETS,
+    CARD_NAMES,
+    CARDS,
+    DRAFT_ROUNDS,
+    EVENTS_PER_HAND,
+    NUM_ACTIONS,
+    RANK_ORDER,
+    SUITS,
+)
 from council.engine.serialize import state_from_proto, state_to_proto
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
@@ -119,6 +128,34 @@ def test_engine_info_lists_both_games(stub):
         ("ACTION_KIND_REVEAL", 51, 32),
     ]
     assert tc.default_config == pb.GameConfig(game=THE_COUNCIL, players=4)
+
+
+def test_engine_info_lists_the_councils_cards(stub):
+    """A front-end shows a card's rank and suits from GetEngineInfo: the core's own table, in
+    its order (the PICK ids'); Council of Four has none of these fields."""
+    cof, tc = stub.GetEngineInfo(spb.GetEngineInfoRequest()).games
+    assert (list(cof.suits), list(cof.card_ranks), list(cof.cards)) == ([], [], [])
+    assert (cof.draft_rounds, cof.events_per_hand) == (0, 0)
+    assert list(tc.suits) == list(SUITS) == ["Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots"]
+    assert list(tc.card_ranks) == list(RANK_ORDER)
+    assert (tc.draft_rounds, tc.events_per_hand) == (DRAFT_ROUNDS, EVENTS_PER_HAND) == (5, 5)
+    assert [(c.name, c.kind, c.rank, c.value, list(c.suits)) for c in tc.cards] == [
+        (card.name, card.kind, RANK_ORDER[card.order], card.value, [SUITS[s] for s in card.suits])
+        for card in CARDS
+    ]
+    assert [c.name for c in tc.cards] == list(CARD_NAMES) and len(tc.cards) == 44
+    market = next(c for c in tc.cards if c.name == "The Market")
+    assert (market.kind, market.rank, market.value, list(market.suits)) == (
+        "number",
+        "6",
+        6,
+        ["Leaves", "Knots"],
+    )
+    # The PICK ids are the cards' places in the list.
+    state = TheCouncilState.new_game(3, seed=1)
+    pick = ACTION_OFFSETS["pick"]
+    for action in state.legal_actions():
+        assert f"pick {tc.cards[action - pick].name}" == state.action_to_text(action)
 
 
 # -- the rules authority ---------------------------------------------------------------------

@@ -19,7 +19,6 @@ import urllib.request
 from pathlib import Path
 
 import grpc
-import make_web_facts
 import pytest
 from google.protobuf import json_format
 from server_helpers import finished, played, to_proto, violations
@@ -74,7 +73,6 @@ def test_the_page_and_its_files(http_server):
     assert sorted(loaded) == [
         "/web/app.js",
         "/web/style.css",
-        "/web/the-council-facts.js",
         "data:,",
     ]
     assert get(http_server.http_address, "/web/index.html")[2] == page
@@ -82,9 +80,6 @@ def test_the_page_and_its_files(http_server):
     assert (status, kind) == (200, "text/javascript; charset=utf-8")
     assert b"/council.v1.CouncilService/" in script
     assert b"://" not in script and b"://" not in page  # nothing from elsewhere
-    status, kind, facts = get(http_server.http_address, "/web/the-council-facts.js")
-    assert (status, kind) == (200, "text/javascript; charset=utf-8")
-    assert facts.decode() == make_web_facts.text()
     status, kind, _ = get(http_server.http_address, "/web/style.css")
     assert (status, kind) == (200, "text/css; charset=utf-8")
     assert get(http_server.http_address, "/", method="HEAD")[:2] == (
@@ -95,14 +90,32 @@ def test_the_page_and_its_files(http_server):
         assert get(http_server.http_address, missing)[0] == 404
 
 
-def test_the_pages_card_facts_are_the_engines():
-    """server/web/the-council-facts.js is what make_web_facts.py writes from the engine's
-    tables (rerun it after a change of the cards)."""
-    assert make_web_facts.main(["--check"]) == 0, "run tests/server/make_web_facts.py"
-    facts = make_web_facts.facts()
-    assert len(facts["cards"]) == len(tc.CARD_NAMES) == 44
-    assert facts["cards"]["The Market"] == {"rank": "6", "value": 6, "suits": ["Leaves", "Knots"]}
-    assert facts["cards"]["The Huntress"]["value"] == 0  # a Crown asks nothing of a bid
+def test_the_pages_card_facts_are_the_engines(http_server):
+    """The page reads The Council's cards from GetEngineInfo (Connect JSON, as app.js's
+    loadGames does), the engine's own table; no copy of it is served."""
+    games = rpc(http_server.http_address, "GetEngineInfo", {})["games"]
+    council_of_four, the_council = games
+    assert council_of_four["name"] == "council-of-four"
+    assert not {"suits", "cardRanks", "cards", "draftRounds", "eventsPerHand"} & set(
+        council_of_four
+    )
+    assert the_council["name"] == "the-council"
+    assert the_council["suits"] == list(tc.SUITS)
+    assert (the_council["draftRounds"], the_council["eventsPerHand"]) == (
+        tc.DRAFT_ROUNDS,
+        tc.EVENTS_PER_HAND,
+    )
+    cards = {card["name"]: card for card in the_council["cards"]}
+    assert list(cards) == list(tc.CARD_NAMES) and len(cards) == 44
+    assert cards["The Market"] == {
+        "name": "The Market",
+        "kind": "number",
+        "rank": "6",
+        "value": 6,
+        "suits": ["Leaves", "Knots"],
+    }
+    assert "value" not in cards["The Huntress"]  # a Crown asks nothing of a bid (0, absent)
+    assert get(http_server.http_address, "/web/the-council-facts.js")[0] == 404
 
 
 def test_the_rpcs_still_answer_beside_the_page(http_server):

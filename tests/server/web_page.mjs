@@ -89,9 +89,7 @@ const context = {
   },
 };
 vm.createContext(context);
-for (const script of ["the-council-facts.js", "app.js"]) { // index.html's scripts, in order
-  vm.runInContext(readFileSync(new URL(`../../server/web/${script}`, import.meta.url), "utf8"), context);
-}
+vm.runInContext(readFileSync(new URL("../../server/web/app.js", import.meta.url), "utf8"), context);
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function until(condition, what, seconds = 30) {
