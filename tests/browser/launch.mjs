@@ -61,3 +61,13 @@ export async function nextTurn(page) {
   }, null, { timeout: 60_000, polling: 20 });
   return next.jsonValue();
 }
+
+// What the page shows once a game has ended, the same for both games: the status line, an
+// error if one is shown, the final scores, the log's length and whether Hint is disabled.
+export async function endOfGame(page, seen) {
+  seen.status = await page.locator("#game-status").textContent();
+  seen.error = (await page.locator("#error").isVisible()) ? await page.locator("#error").textContent() : null;
+  seen.scores = await page.locator("#score-list li").allTextContents();
+  seen.logLines = await page.locator("#log li").count();
+  seen.hintDisabled = await page.locator("#hint-button").isDisabled();
+}

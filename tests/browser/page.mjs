@@ -7,7 +7,7 @@
 // page-hint.png and page-final.png (1280x900) into SCREENSHOT_DIR and prints one JSON line
 // of what it saw; tests/server/test_browser.py checks it.
 import { join } from "node:path";
-import { duplicateIds, nextTurn, withPage } from "./launch.mjs";
+import { duplicateIds, endOfGame, nextTurn, withPage } from "./launch.mjs";
 
 const [base, shots] = process.argv.slice(2);
 const MAX_MOVES = 1000;
@@ -68,12 +68,8 @@ await withPage(base, async (page, seen) => {
     moves += 1;
   }
   seen.moves = moves;
-  seen.status = await page.locator("#game-status").textContent();
-  seen.error = (await page.locator("#error").isVisible()) ? await page.locator("#error").textContent() : null;
-  seen.scores = await page.locator("#score-list li").allTextContents();
-  seen.logLines = await page.locator("#log li").count();
+  await endOfGame(page, seen);
   seen.finalCities = await page.locator('#board svg g.city[id^="city-"]').count();
-  seen.hintDisabled = await page.locator("#hint-button").isDisabled();
   seen.duplicateIds.push(...(await duplicateIds(page)));
   await page.locator("#scores").scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(shots, "page-final.png") });

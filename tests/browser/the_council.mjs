@@ -7,7 +7,7 @@
 // JSON line of what it saw, with the page's final full state; tests/server/test_browser.py
 // checks it.
 import { join } from "node:path";
-import { duplicateIds, nextTurn, withPage } from "./launch.mjs";
+import { duplicateIds, endOfGame, nextTurn, withPage } from "./launch.mjs";
 
 const [base, shots] = process.argv.slice(2);
 const MAX_MOVES = 1000;
@@ -91,13 +91,9 @@ await withPage(base, async (page, seen) => {
     moves += 1;
   }
   seen.moves = moves;
-  seen.status = await page.locator("#game-status").textContent();
-  seen.error = (await page.locator("#error").isVisible()) ? await page.locator("#error").textContent() : null;
-  seen.scores = await page.locator("#score-list li").allTextContents();
+  await endOfGame(page, seen);
   seen.boardScores = await page.locator(".tc-suits tbody tr[data-seat] .score").allTextContents();
   seen.finalPhase = await page.locator(".tc-phase").textContent();
-  seen.logLines = await page.locator("#log li").count();
-  seen.hintDisabled = await page.locator("#hint-button").isDisabled();
   seen.final = await page.evaluate(() => game.state);
   seen.finalSecrecy = await secrecy(page);
   seen.duplicateIds.push(...(await duplicateIds(page)));
