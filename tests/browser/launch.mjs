@@ -71,3 +71,14 @@ export async function endOfGame(page, seen) {
   seen.logLines = await page.locator("#log li").count();
   seen.hintDisabled = await page.locator("#hint-button").isDisabled();
 }
+
+// Asks for a hint and waits for it: `seen.hintRows` (the candidates' table) and
+// `seen.hintBars` (their win-probability bars).
+export async function askHint(page, seen) {
+  await page.locator("#hint-button").click();
+  await page.locator("#hint table tr").first().waitFor();
+  await page.locator("#hint-button:enabled").waitFor();
+  seen.hintRows = await page.locator("#hint table tr").evaluateAll(
+    (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  seen.hintBars = await page.locator("#hint .bar").count();
+}

@@ -7,7 +7,7 @@
 // page-hint.png and page-final.png (1280x900) into SCREENSHOT_DIR and prints one JSON line
 // of what it saw; tests/server/test_browser.py checks it.
 import { join } from "node:path";
-import { duplicateIds, endOfGame, nextTurn, withPage } from "./launch.mjs";
+import { askHint, duplicateIds, endOfGame, nextTurn, withPage } from "./launch.mjs";
 
 const [base, shots] = process.argv.slice(2);
 const MAX_MOVES = 1000;
@@ -30,12 +30,7 @@ await withPage(base, async (page, seen) => {
   await page.screenshot({ path: join(shots, "page-opening.png") });
 
   // A hint: the candidates with visits and win-probability bars.
-  await page.locator("#hint-button").click();
-  await page.locator("#hint table tr").first().waitFor();
-  await page.locator("#hint-button:enabled").waitFor();
-  seen.hintRows = await page.locator("#hint table tr").evaluateAll(
-    (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
-  seen.hintBars = await page.locator("#hint .bar").count();
+  await askHint(page, seen);
   await page.screenshot({ path: join(shots, "page-hint.png") });
 
   // A main action by clicking the board: the coast balcony lists the actions about it.

@@ -7,7 +7,7 @@
 // JSON line of what it saw, with the page's final full state; tests/server/test_browser.py
 // checks it.
 import { join } from "node:path";
-import { duplicateIds, endOfGame, nextTurn, withPage } from "./launch.mjs";
+import { askHint, duplicateIds, endOfGame, nextTurn, withPage } from "./launch.mjs";
 
 const [base, shots] = process.argv.slice(2);
 const MAX_MOVES = 1000;
@@ -47,12 +47,7 @@ await withPage(base, async (page, seen) => {
   const opening = await board();
 
   // A hint: candidates with visits and bars; the best pick's card marked in the pack.
-  await page.locator("#hint-button").click();
-  await page.locator("#hint table tr").first().waitFor();
-  await page.locator("#hint-button:enabled").waitFor();
-  seen.hintRows = await page.locator("#hint table tr").evaluateAll(
-    (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
-  seen.hintBars = await page.locator("#hint .bar").count();
+  await askHint(page, seen);
   seen.hinted = await page.locator("#board .hinted").evaluateAll((cards) => cards.map((c) => c.dataset.card));
 
   // A pick, then Undo: the opening again; then the same pick.
