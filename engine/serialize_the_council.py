@@ -46,7 +46,7 @@ from council.engine._the_council import (
 )
 from council.v1 import game_pb2 as pb
 
-__all__ = ["FORMAT", "SUIT_FIELDS", "read", "write"]
+__all__ = ["CARD_INDEX", "FORMAT", "SUIT_FIELDS", "SUIT_INDEX", "read", "write"]
 
 FORMAT = "the-council/1"
 # The fields of SuitCounts, in the core's suit order.

@@ -25,6 +25,7 @@ from council.engine.actions import Action as EngineAction
 from council.engine.board import CARD_KINDS, LAYOUT_CODES
 from council.engine.config import GAME_CONFIGS, GAME_PLAYERS
 from council.engine.serialize import FORMAT, state_to_proto
+from council.engine.serialize_the_council import CARD_INDEX, SUIT_INDEX
 from council.engine.serialize_the_council import FORMAT as THE_COUNCIL_FORMAT
 from council.server import presets
 from council.v1 import game_pb2 as pb
@@ -343,7 +344,6 @@ _THE_COUNCIL_RANGES = [
         THE_COUNCIL_KINDS.values(), _TC_OFFSETS, [*_TC_OFFSETS[1:], tc.NUM_ACTIONS], strict=True
     )
 ]
-_TC_FIELDS = ("card", "suit", "reveal")  # the Action fields of The Council's kinds
 
 
 def _the_council_kind(action_id: int) -> str:
@@ -427,22 +427,22 @@ def the_council_action_from_proto(state: TheCouncilState, msg: pb.Action) -> int
     if name == "pick":
         if not msg.HasField("card"):
             raise StructuredActionError([("card", f"required for {kind_name}")])
-        if msg.card not in tc.CARD_NAMES:
+        if msg.card not in CARD_INDEX:
             raise StructuredActionError([("card", f"unknown card {msg.card!r}")])
-        return offset + tc.CARD_NAMES.index(msg.card)
+        return offset + CARD_INDEX[msg.card]
     if name == "bid":
         if not msg.HasField("suit"):
             raise StructuredActionError([("suit", f"required for {kind_name}")])
-        if msg.suit not in tc.SUITS:
+        if msg.suit not in SUIT_INDEX:
             suits = ", ".join(tc.SUITS)
             raise StructuredActionError([("suit", f"unknown suit {msg.suit!r}; one of {suits}")])
-        return offset + tc.SUITS.index(msg.suit)
+        return offset + SUIT_INDEX[msg.suit]
     if name == "end_bid":
         return offset
     drafted = state.drafted(state.current_player) if state.current_player >= 0 else []
     mask = 0
     for i, card in enumerate(msg.reveal):
-        c = tc.CARD_NAMES.index(card) if card in tc.CARD_NAMES else -1
+        c = CARD_INDEX.get(card, -1)
         if c < 0:
             raise StructuredActionError([(f"reveal[{i}]", f"unknown card {card!r}")])
         if c not in drafted:

@@ -11,10 +11,11 @@ the request says about other seats' hidden cards is discarded before the search 
 from __future__ import annotations
 
 import contextlib
+import functools
 import secrets
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from council.engine import IllegalActionError, Position, State, TheCouncilState
@@ -217,21 +218,35 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         which = request.WhichOneof("action")
         if which is None:
             raise invalid([("action", "required: give action_id, action_text or structured")])
+        # The game's action space, text form and structured form; the checks are the same.
+        num_actions: int
+        from_text: Callable[[str], int]
+        from_structured: Callable[[pb.Action], int]
         if isinstance(state, TheCouncilState):
-            return _the_council_action(request, which, state)
+            num_actions, from_text, from_structured = (
+                the_council.NUM_ACTIONS,
+                state.action_from_text,
+                functools.partial(convert.the_council_action_from_proto, state),
+            )
+        else:
+            num_actions, from_text, from_structured = (
+                NUM_ACTIONS,
+                lambda text: EngineAction.from_text(text).id,
+                lambda msg: convert.action_from_proto(msg).id,
+            )
         if which == "action_id":
-            if not 0 <= request.action_id < NUM_ACTIONS:
+            if not 0 <= request.action_id < num_actions:
                 raise invalid(
-                    [("action_id", f"must be in 0..{NUM_ACTIONS - 1}, got {request.action_id}")]
+                    [("action_id", f"must be in 0..{num_actions - 1}, got {request.action_id}")]
                 )
             return request.action_id, "action_id"
         if which == "action_text":
             try:
-                return EngineAction.from_text(request.action_text).id, "action_text"
+                return from_text(request.action_text), "action_text"
             except ValueError as e:
                 raise invalid([("action_text", str(e))]) from None
         try:
-            return convert.action_from_proto(request.structured).id, "structured"
+            return from_structured(request.structured), "structured"
         except convert.StructuredActionError as e:
             raise invalid(
                 [(f"structured.{f}" if f else "structured", p) for f, p in e.violations]
@@ -430,26 +445,6 @@ def _decision(state: Position) -> str:
     """The decision being taken: Council of Four's "turn" or pending decision, The
     Council's phase."""
     return state.phase if isinstance(state, TheCouncilState) else state.decision()[0]
-
-
-def _the_council_action(request, which: str, state: TheCouncilState) -> tuple[int, str]:
-    """The action id of an ApplyAction request on a position of The Council."""
-    if which == "action_id":
-        last = the_council.NUM_ACTIONS - 1
-        if not 0 <= request.action_id <= last:
-            raise invalid([("action_id", f"must be in 0..{last}, got {request.action_id}")])
-        return request.action_id, "action_id"
-    if which == "action_text":
-        try:
-            return state.action_from_text(request.action_text), "action_text"
-        except ValueError as e:
-            raise invalid([("action_text", str(e))]) from None
-    try:
-        return convert.the_council_action_from_proto(state, request.structured), "structured"
-    except convert.StructuredActionError as e:
-        raise invalid(
-            [(f"structured.{f}" if f else "structured", p) for f, p in e.violations]
-        ) from None
 
 
 def _world_to_play(state: Position, request) -> Position:
