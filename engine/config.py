@@ -97,6 +97,8 @@ class TheCouncilConfig:
         return TheCouncilState.new_game(self.validate().players, seed=seed)
 
 
+# The game played where none is named (the service's GAME_UNSPECIFIED, the CLI's --game).
+DEFAULT_GAME = "council-of-four"
 # The games by name (the command line's --game), each with its configuration.
 GAME_CONFIGS: dict[str, type[GameConfig] | type[TheCouncilConfig]] = {
     "council-of-four": GameConfig,

@@ -15,7 +15,7 @@ ValueError: table size must be 3, 4 or 5 for the-council, got 2
 from __future__ import annotations
 
 from council.engine.board import DEFAULT_LAYOUT
-from council.engine.config import GAME_PLAYERS, GameConfig, TheCouncilConfig
+from council.engine.config import DEFAULT_GAME, GAME_PLAYERS, GameConfig, TheCouncilConfig
 
 __all__ = [
     "DEFAULT_GAME",
@@ -29,8 +29,8 @@ __all__ = [
 ]
 
 GAMES = tuple(GAME_PLAYERS)
-# Every ladder before The Council played Council of Four: a file that names no game holds it.
-DEFAULT_GAME = "council-of-four"
+# Every ladder before The Council played Council of Four (DEFAULT_GAME): a file that names no
+# game holds it.
 TABLE_SIZES = GAME_PLAYERS
 # Council of Four's ladders have always been head to head by default; The Council is a game
 # of 3-5 seats, measured at 4 (docs/the-council.md).

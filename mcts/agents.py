@@ -21,6 +21,7 @@ from functools import cached_property
 from typing import Any, ClassVar, Protocol
 
 from council.engine import State
+from council.engine.config import DEFAULT_GAME
 from council.mcts import _evaluation, _search
 from council.mcts.features import FEATURE_NAMES
 from council.mcts.search import (
@@ -272,7 +273,7 @@ def _config(settings: tuple, base: SearchConfig | None = None) -> SearchConfig:
     return replace(base, **plain, kind_weights=weights).validate()
 
 
-def parse_agent(spec: str, game: str = "council-of-four") -> Agent:
+def parse_agent(spec: str, game: str = DEFAULT_GAME) -> Agent:
     """Build an agent of ``game`` (a key of GAME_AGENTS) from ``name[:key=value,...]``,
     e.g. ``pimc:worlds=4,time_s=0.1``.
 

@@ -20,7 +20,7 @@ import re
 import sys
 
 from council.engine import GameConfig, State, TheCouncilConfig, TheCouncilState
-from council.engine.config import GAME_CONFIGS
+from council.engine.config import DEFAULT_GAME, GAME_CONFIGS
 
 # Each command imports the heavier modules it needs (the search and numpy, grpc, protobuf) in
 # its own function: they take longer to load than `demo` or `new-game` take to run, and
@@ -557,7 +557,7 @@ def _add_game_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--game",
         choices=tuple(GAME_CONFIGS),
-        default="council-of-four",
+        default=DEFAULT_GAME,
         help="the game: Council of Four (the default) or The Council, the Decktet game",
     )
 
