@@ -61,9 +61,14 @@ def matchups() -> list[tuple[str, list[str], int]]:
     for lower, upper in zip(names, names[1:], strict=False):
         table.append((f"preset_{upper}_vs_{lower}_2p", [_preset(upper), _preset(lower)], 100))
     council = f"ismcts:iterations={THE_COUNCIL_ITERATIONS}"
+    # Against the previous version (uniformly random rollouts, secret choices searched as
+    # tree nodes, c_uct 0.2) at 1,000 iterations, as every seat searches.
+    gate = "ismcts:iterations=1000"
+    previous = f"{gate},uniform_rollout=1,tree_secrets=1,c_uct=0.2"
     table += [
         ("the_council_ismcts_vs_3_random_4p", [council, "random", "random", "random"], 50),
         ("the_council_ismcts_vs_3_experts_4p", [council, "expert", "expert", "expert"], 50),
+        ("the_council_ismcts_vs_3_previous_4p", [gate, previous, previous, previous], 50),
         ("the_council_expert_vs_3_random_4p", ["expert", "random", "random", "random"], 50),
     ]
     return table
@@ -100,7 +105,8 @@ def main(argv=None) -> int:
         focus = summary["agents"][summary["focus"]]
         print(
             f"{name}: {summary['focus']} wins {focus['win_rate']:.3f} "
-            f"{focus['win_rate_95ci']} over {focus['seats_played']} games",
+            f"{focus['win_rate_95ci']} over {focus['seats_played']} games; beats others "
+            f"{focus.get('beats_others')} {focus.get('beats_others_95ci')}",
             file=sys.stderr,
             flush=True,
         )

@@ -49,3 +49,6 @@ class Tree:
 
 # (win chances, VP margins), one entry per seat.
 def evaluate_state(state: State, params: dict[str, Any]) -> tuple[list[float], list[float]]: ...
+
+# The Council's cheap policy: its action in a full state or a view, drawn with `seed`.
+def the_council_policy_action(state: TheCouncilState, seed: int, params: dict[str, Any]) -> int: ...

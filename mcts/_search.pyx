@@ -3,8 +3,8 @@
 One search for every game: a tree reaches its game only through the narrow interface of
 ``_games.pxd`` (legal actions, apply, the seat to act, the end, chance, determinize); the
 leaf evaluation and the rollout policy are the game's own (Council of Four: the learned
-value and policy models or the hand-set heuristic; The Council: a heuristic and uniform
-rollouts).
+value and policy models or the hand-set heuristic; The Council: a heuristic and a cheap
+hand-set policy).
 
 One ``Tree`` is one search. In ``MODE_INFOSET`` the root is a seat's *view* and every
 iteration deals a fresh determinization of the hidden cards (single-observer IS-MCTS,
@@ -29,7 +29,9 @@ from council.engine._core cimport (
 )
 from council.engine._random cimport next_random, random_below
 from council.engine._the_council cimport (
-    TC_MAX_PLAYERS, TC_N_ACTIONS, TC_N_SUITS, PH_OVER, TCState, TheCouncilState,
+    CARD_KIND, CARD_SUITS, CK_ACE, CK_COURT, CK_CROWN, LOC_DRAFTED, PH_BID, PH_DRAFT,
+    PH_OVER, PH_REVEAL, TA_BID, TA_END_BID, TA_PICK, TA_REVEAL, TC_EVENTS, TC_MAX_PLAYERS,
+    TC_N_ACTIONS, TC_N_CARDS, TC_N_SUITS, TCState, TheCouncilState, tc_legal_actions,
     tc_winners_mask,
 )
 from council.mcts._games cimport (
@@ -82,6 +84,9 @@ ctypedef struct Params:
     # 1: payments below the root are tree nodes; 0: they are not, the payment the prior (with
     # no prior: the cheapest) prefers is made at once
     int tree_payments
+    # The Council. 1: secret choices (draft picks, cards to reveal) below the root are tree
+    # nodes; 0: they are not, the cheap policy makes them
+    int tree_secrets
     int rollout_actions           # actions played after the tree before evaluating; -1: to the end
     # 1: also play out pending decisions (a payment, a bonus choice) so that leaves are
     # positions between decisions
@@ -153,6 +158,73 @@ cdef int policy_pick(GameState* st, int* actions, int n, Params* P,
         if r < 0.0:
             return actions[i]
     return actions[n - 1]
+
+
+# The Council's cheap policy: a bidder adds a chip it could lead with at this chance, else
+# ends its offer; a Court (whose traitor chip needs a failure) is revealed at this chance.
+# (Measured with the settings of THE_COUNCIL_CONFIG, mcts/search.py.)
+cdef double TC_BID_ON = 0.85
+cdef double TC_COURT_REVEAL = 0.5
+
+
+cdef int tc_policy_pick(TCState* st, int* actions, int n, Params* P,
+                        uint64_t* rng) noexcept nogil:
+    """The Council's cheap policy (rollouts, and secret choices below the root):
+    - draft: a card with probability proportional to e^(its suits, + 2 for a Crown,
+      + 1.5 for an Ace): more chips, and the cards that gain a rank;
+    - bid: one more chip in an event suit where the seat does not lead yet, at
+      TC_BID_ON, else the end of the offer;
+    - reveal: Crowns, the cards that act in the event's suits, Courts at TC_COURT_REVEAL;
+      at the hand's last event every card (unrevealed cards are lost, TC8)."""
+    cdef double weights[TC_N_ACTIONS]
+    cdef int lead_suits[TC_N_SUITS]
+    cdef int i, c, x, q, m, top, mask, seat = st.current
+    cdef double total = 0.0, r
+    if P.uniform_rollout:
+        return actions[random_below(rng, n)]
+    if st.phase == PH_DRAFT:
+        for i in range(n):
+            c = actions[i] - TA_PICK
+            r = popcount64(CARD_SUITS[c])
+            if CARD_KIND[c] == CK_CROWN:
+                r += 2.0
+            elif CARD_KIND[c] == CK_ACE:
+                r += 1.5
+            weights[i] = exp(r)
+            total += weights[i]
+        r = uniform01(rng) * total
+        for i in range(n - 1):
+            r -= weights[i]
+            if r < 0.0:
+                return actions[i]
+        return actions[n - 1]
+    if st.phase == PH_BID:
+        m = 0
+        for i in range(n):
+            if actions[i] == TA_END_BID:
+                continue
+            x = actions[i] - TA_BID
+            top = 0
+            for q in range(st.n_players):
+                if q != seat and st.bid[q][x] > top:
+                    top = st.bid[q][x]
+            if st.bid[seat][x] <= top:
+                lead_suits[m] = actions[i]
+                m += 1
+        if m > 0 and uniform01(rng) < TC_BID_ON:
+            return lead_suits[random_below(rng, m)]
+        return TA_END_BID
+    mask = 0
+    i = 0  # bit i of a reveal: the seat's i-th drafted card in id order
+    for c in range(TC_N_CARDS):
+        if st.card_loc[c] != LOC_DRAFTED + seat:
+            continue
+        if (st.events_done == TC_EVENTS - 1 or CARD_KIND[c] == CK_CROWN
+                or (CARD_KIND[c] == CK_COURT and uniform01(rng) < TC_COURT_REVEAL)
+                or (CARD_KIND[c] != CK_COURT and CARD_SUITS[c] & CARD_SUITS[st.event])):
+            mask |= 1 << i
+        i += 1
+    return TA_REVEAL + mask
 
 
 cdef void estimate_scores(GameState* st, Params* P, double* est) noexcept nogil:
@@ -267,6 +339,7 @@ cdef int fill_params(Params* P, dict params) except -1:
     P.fpu_reduction = params["fpu_reduction"]
     P.c_uct = params["c_uct"]
     P.tree_payments = params["tree_payments"]
+    P.tree_secrets = params["tree_secrets"]
     P.rollout_actions = params["rollout_actions"]
     P.finish_decisions = params["finish_decisions"]
     P.uniform_rollout = params["uniform_rollout"]
@@ -495,6 +568,14 @@ cdef class Tree:
                     and action_kind(actions[0]) == K_PAY):
                 any_apply(game, &st, self.preferred_payment(&st.cof, actions, n))
                 continue
+            # Likewise a secret choice of The Council below the root (unless tree_secrets):
+            # as a node it would split statistics over worlds the searching seat cannot
+            # tell apart, and the seats after it would choose knowing the secret (1,000
+            # iterations, one seat against three experts: 0.378 against 0.325, 200 games).
+            if (not P.tree_secrets and node != 0 and game == GAME_THE_COUNCIL
+                    and (st.tc.phase == PH_DRAFT or st.tc.phase == PH_REVEAL)):
+                any_apply(game, &st, tc_policy_pick(&st.tc, actions, n, P, &st.tc.rng))
+                continue
             player = any_current(game, &st)
             if P.selection == SELECT_PUCT:
                 a = self.select_puct(&st, node, actions, n)
@@ -544,7 +625,7 @@ cdef class Tree:
             if game == GAME_COUNCIL_OF_FOUR:
                 a = policy_pick(&st.cof, actions, n, P, &st.cof.rng)
             else:
-                a = actions[random_below(&st.tc.rng, n)]
+                a = tc_policy_pick(&st.tc, actions, n, P, &st.tc.rng)
             any_apply(game, &st, a)
             steps += 1
         evaluate(game, &st, P, &self.net, win, margin)
@@ -653,6 +734,21 @@ def evaluate_state(State state, dict params):
     evaluate_council_of_four(&state.s, &P, NULL, win, margin)
     n = state.s.n_players
     return [win[i] for i in range(n)], [margin[i] for i in range(n)]
+
+
+def the_council_policy_action(TheCouncilState state, uint64_t seed, dict params):
+    """The action The Council's cheap policy picks (as in rollouts) in `state` (a full
+    state or a view), drawn with `seed`."""
+    cdef Params P
+    cdef int actions[TC_N_ACTIONS]
+    cdef uint64_t rng = seed
+    cdef int n
+    if state.s.phase == PH_OVER:
+        raise ValueError("the game is over: there is no action to pick")
+    fill_params(&P, params)
+    n = tc_legal_actions(&state.s, actions)
+    next_random(&rng)
+    return tc_policy_pick(&state.s, actions, n, &P, &rng)
 
 
 INFOSET = MODE_INFOSET

@@ -119,11 +119,36 @@ def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, f
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def finished_ahead(record: GameRecord, seat: int, other: int) -> float:
+    """1 if `seat` finished ahead of `other` (a winner ahead of a non-winner, else the
+    higher score), 0 if behind, 0.5 if level."""
+    won, other_won = seat in record.winners, other in record.winners
+    if won != other_won:
+        return 1.0 if won else 0.0
+    mine, theirs = record.scores[seat], record.scores[other]
+    return 0.5 if mine == theirs else float(mine > theirs)
+
+
+def mean_interval(total: float, squares: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% normal interval of a mean from the sum and the sum of squares of n values."""
+    if n < 2:
+        return (0.0, 1.0)
+    mean = total / n
+    var = max(0.0, (squares - n * mean * mean) / (n - 1))
+    half = z * math.sqrt(var / n)
+    return (max(0.0, mean - half), min(1.0, mean + half))
+
+
 @dataclass
 class AgentStats:
     seats_played: int = 0
     wins: float = 0.0  # a shared win of k players counts 1/k
     vp_total: int = 0
+    # Per seat played: the share of the other agents' seats it finished ahead of (what
+    # "beats" means with more than two players, where a fair win rate is 1/players).
+    beats_total: float = 0.0
+    beats_squares: float = 0.0
+    beats_n: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -131,13 +156,18 @@ class AgentStats:
 
     def to_dict(self) -> dict:
         low, high = wilson_interval(self.wins, self.seats_played)
-        return {
+        out = {
             "seats_played": self.seats_played,
             "wins": self.wins,
             "win_rate": round(self.win_rate, 4),
             "win_rate_95ci": [round(low, 4), round(high, 4)],
             "mean_vp": round(self.vp_total / self.seats_played, 2) if self.seats_played else 0,
         }
+        if self.beats_n:
+            low, high = mean_interval(self.beats_total, self.beats_squares, self.beats_n)
+            out["beats_others"] = round(self.beats_total / self.beats_n, 4)
+            out["beats_others_95ci"] = [round(low, 4), round(high, 4)]
+        return out
 
 
 @dataclass
@@ -162,6 +192,12 @@ class ArenaReport:
             stats.vp_total += record.scores[seat]
             if seat in record.winners:
                 stats.wins += 1 / len(record.winners)
+            others = [o for o, other in enumerate(record.seats) if other != label]
+            if others:
+                share = sum(finished_ahead(record, seat, o) for o in others) / len(others)
+                stats.beats_total += share
+                stats.beats_squares += share * share
+                stats.beats_n += 1
 
     def to_dict(self) -> dict:
         return {
@@ -180,13 +216,15 @@ class ArenaReport:
             f"mean length {d['mean_game_length_actions']} actions / "
             f"{d['mean_game_length_turns']} turns, "
             f"{d['adjudicated']} adjudicated at the length cap",
-            f"{'agent':40s} {'seats':>6s} {'win rate':>9s} {'95% CI':>15s} {'mean VP':>8s}",
+            f"{'agent':40s} {'seats':>6s} {'win rate':>9s} {'95% CI':>15s} {'mean VP':>8s}"
+            f" {'beats others':>12s}",
         ]
         for label, s in d["agents"].items():
             low, high = s["win_rate_95ci"]
             lines.append(
                 f"{label:40s} {s['seats_played']:6d} {s['win_rate']:9.3f} "
                 f"{f'[{low:.3f}, {high:.3f}]':>15s} {s['mean_vp']:8.2f}"
+                f" {s.get('beats_others', float('nan')):12.3f}"
             )
         return "\n".join(lines)
 

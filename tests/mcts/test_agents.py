@@ -15,7 +15,14 @@ from council.mcts.agents import (
     agent_label,
     parse_agent,
 )
-from council.mcts.arena import play_game, run_arena, wilson_interval
+from council.mcts.arena import (
+    ArenaReport,
+    GameRecord,
+    mean_interval,
+    play_game,
+    run_arena,
+    wilson_interval,
+)
 
 AGENTS = [
     RandomAgent(),
@@ -108,6 +115,29 @@ def test_arena_results_do_not_depend_on_worker_count():
 def test_arena_checks_the_lineup_against_the_config():
     with pytest.raises(ValueError, match="seats"):
         run_arena([RandomAgent(), RandomAgent()], deals=1, config=GameConfig(players=3))
+
+
+def test_beats_others_counts_the_other_agents_seats_finished_ahead_of():
+    report = ArenaReport(players=4)
+    # Seat 1 (search) wins; of the experts it is ahead of all three.
+    report.add(GameRecord(1, 0, ("expert", "search", "expert", "expert"), (5, 9, 7, 9), (1,), 0, 0))
+    # Search (seat 0) is level on score with seat 1 and behind the winner, seat 2; ahead
+    # of seat 3.
+    report.add(GameRecord(2, 1, ("search", "expert", "expert", "expert"), (4, 4, 8, 1), (2,), 0, 0))
+    search = report.to_dict()["agents"]["search"]
+    assert search["win_rate"] == 0.5
+    assert search["beats_others"] == pytest.approx((1.0 + (0.5 + 0 + 1) / 3) / 2, abs=1e-4)
+    # The experts are compared with the search seat only, never with each other: in game 1
+    # each is behind it, in game 2 seat 1 is level, seat 2 ahead, seat 3 behind.
+    assert report.agents["expert"].beats_n == 6
+    assert report.agents["expert"].beats_total == pytest.approx(0 + 0.5 + 1 + 0)
+
+
+def test_mean_interval():
+    low, high = mean_interval(total=5.0, squares=5.0, n=10)  # five 0s and five 1s
+    assert (low + high) / 2 == pytest.approx(0.5)
+    assert high - low == pytest.approx(2 * 1.96 * (2.5 / 9 / 10) ** 0.5)
+    assert mean_interval(1.0, 1.0, 1) == (0.0, 1.0)
 
 
 def test_wilson_interval():
