@@ -99,6 +99,8 @@ cdef void tc_apply(TCState* s, int action) noexcept nogil
 cdef void tc_make_view(TCState* s, int seat) noexcept nogil
 cdef void tc_determinize(TCState* s, uint64_t seed) noexcept nogil
 cdef int tc_winners_mask(TCState* s) noexcept nogil
+# The cards face up in front of `seat`, in id order (bit i of a reveal: the i-th).
+cdef int drafted_cards(TCState* s, int seat, int* out) noexcept nogil
 
 
 cdef class TheCouncilState:

@@ -46,7 +46,7 @@ from council.ladder.games import (
 )
 from council.ladder.schedule import ScheduledGame, schedule
 from council.ladder.store import ADJUDICATED, GameResult, LadderConfig, Store
-from council.mcts.arena import MAX_TURNS, cap_reason
+from council.mcts.arena import MAX_TURNS, cap_reason, ranks_of
 from council.mcts.jobs import progress_bar, run_jobs
 
 __all__ = ["RunSummary", "entrants_of", "play_scheduled", "ranks_of", "run_ladder"]
@@ -54,18 +54,15 @@ __all__ = ["RunSummary", "entrants_of", "play_scheduled", "ranks_of", "run_ladde
 MAX_ACTIONS = 20_000
 
 
-def ranks_of(scores: Sequence[int], winners: Sequence[int]) -> tuple[int, ...]:
-    """Place per seat (1 = first): the winners share first place (the engine's tie-break
-    already chose them); the others follow by VP, equal VP sharing a place.
-
-    >>> ranks_of([50, 70, 70, 20], [1])
-    (3, 1, 2, 4)
-    """
-    keys = [(seat in winners, score) for seat, score in enumerate(scores)]
-    return tuple(1 + sum(other > key for other in keys) for key in keys)
-
-
 def _is_legal(state: Position, action) -> bool:
+    """Whether an answer (from any entrant: it may not even be an integer) is a legal action.
+
+    >>> from council.engine import TheCouncilState
+    >>> state = TheCouncilState.new_game(3, seed=1)
+    >>> first = state.legal_actions()[0]
+    >>> _is_legal(state, first), _is_legal(state, str(first)), _is_legal(state, 10**30)
+    (True, False, False)
+    """
     try:  # each game's is_legal checks the range of its own action space
         return bool(state.is_legal(operator.index(action)))
     except (TypeError, OverflowError):  # not an integer, or past a C int

@@ -29,9 +29,9 @@ from council.engine._core cimport (
 )
 from council.engine._random cimport next_random, random_below
 from council.engine._the_council cimport (
-    CARD_KIND, CARD_SUITS, CK_ACE, CK_COURT, CK_CROWN, LOC_DRAFTED, PH_BID, PH_DRAFT,
-    PH_OVER, PH_REVEAL, TA_BID, TA_END_BID, TA_PICK, TA_REVEAL, TC_EVENTS, TC_MAX_PLAYERS,
-    TC_N_ACTIONS, TC_N_CARDS, TC_N_SUITS, TCState, TheCouncilState, tc_legal_actions,
+    CARD_KIND, CARD_SUITS, CK_ACE, CK_COURT, CK_CROWN, PH_BID, PH_DRAFT, PH_OVER, PH_REVEAL,
+    TA_BID, TA_END_BID, TA_PICK, TA_REVEAL, TC_EVENTS, TC_MAX_PLAYERS, TC_N_ACTIONS,
+    TC_N_CARDS, TC_N_SUITS, TCState, TheCouncilState, drafted_cards, tc_legal_actions,
     tc_winners_mask,
 )
 from council.mcts._games cimport (
@@ -178,6 +178,7 @@ cdef int tc_policy_pick(TCState* st, int* actions, int n, Params* P,
       at the hand's last event every card (unrevealed cards are lost, TC8)."""
     cdef double weights[TC_N_ACTIONS]
     cdef int lead_suits[TC_N_SUITS]
+    cdef int drafted[TC_N_CARDS]
     cdef int i, c, x, q, m, top, mask, seat = st.current
     cdef double total = 0.0, r
     if P.uniform_rollout:
@@ -215,15 +216,12 @@ cdef int tc_policy_pick(TCState* st, int* actions, int n, Params* P,
             return lead_suits[random_below(rng, m)]
         return TA_END_BID
     mask = 0
-    i = 0  # bit i of a reveal: the seat's i-th drafted card in id order
-    for c in range(TC_N_CARDS):
-        if st.card_loc[c] != LOC_DRAFTED + seat:
-            continue
+    for i in range(drafted_cards(st, seat, drafted)):
+        c = drafted[i]
         if (st.events_done == TC_EVENTS - 1 or CARD_KIND[c] == CK_CROWN
                 or (CARD_KIND[c] == CK_COURT and uniform01(rng) < TC_COURT_REVEAL)
                 or (CARD_KIND[c] != CK_COURT and CARD_SUITS[c] & CARD_SUITS[st.event])):
             mask |= 1 << i
-        i += 1
     return TA_REVEAL + mask
 
 

@@ -119,14 +119,15 @@ def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, f
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def finished_ahead(record: GameRecord, seat: int, other: int) -> float:
-    """1 if `seat` finished ahead of `other` (a winner ahead of a non-winner, else the
-    higher score), 0 if behind, 0.5 if level."""
-    won, other_won = seat in record.winners, other in record.winners
-    if won != other_won:
-        return 1.0 if won else 0.0
-    mine, theirs = record.scores[seat], record.scores[other]
-    return 0.5 if mine == theirs else float(mine > theirs)
+def ranks_of(scores: Sequence[int], winners: Sequence[int]) -> tuple[int, ...]:
+    """Place per seat (1 = first): the winners share first place (the engine's tie-break
+    already chose them); the others follow by VP, equal VP sharing a place.
+
+    >>> ranks_of([50, 70, 70, 20], [1])
+    (3, 1, 2, 4)
+    """
+    keys = [(seat in winners, score) for seat, score in enumerate(scores)]
+    return tuple(1 + sum(other > key for other in keys) for key in keys)
 
 
 def mean_interval(total: float, squares: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -186,6 +187,7 @@ class ArenaReport:
         self.total_turns += record.turns
         self.adjudicated += record.adjudicated
         self.records.append(record)
+        ranks = ranks_of(record.scores, record.winners)
         for seat, label in enumerate(record.seats):
             stats = self.agents[label]
             stats.seats_played += 1
@@ -194,7 +196,10 @@ class ArenaReport:
                 stats.wins += 1 / len(record.winners)
             others = [o for o, other in enumerate(record.seats) if other != label]
             if others:
-                share = sum(finished_ahead(record, seat, o) for o in others) / len(others)
+                # Ahead of another seat (a better place, ranks_of): 1; level: 1/2.
+                mine = ranks[seat]
+                ahead = [(ranks[o] > mine) + 0.5 * (ranks[o] == mine) for o in others]
+                share = sum(ahead) / len(others)
                 stats.beats_total += share
                 stats.beats_squares += share * share
                 stats.beats_n += 1
