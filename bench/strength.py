@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -34,6 +35,9 @@ def _preset(name: str, factor: int = 1, engine: str = "ismcts") -> str:
     return f"{engine}:iterations={BY_NAME[name].iterations * factor}"
 
 
+# The value model the search shipped with before the current one, kept as its baseline.
+PREVIOUS_VALUE_MODEL = os.path.relpath(Path(__file__).resolve().parent / "models" / "value-g4.npz")
+
 # The Council's search budget in its match-ups (iterations per decision).
 THE_COUNCIL_ITERATIONS = 3000
 
@@ -45,8 +49,8 @@ def matchups() -> list[tuple[str, list[str], int]]:
         ("casual_vs_expert_2p", [casual, "expert"], 100),
         ("strong_vs_expert_2p", [strong, "expert"], 100),
         ("casual_vs_v1_casual_2p", [casual, _preset("casual", engine="ismcts-v1")], 100),
-        # The previous version: payments below the root were searched as tree nodes.
-        ("strong_vs_payment_nodes_2p", [strong, f"{strong},tree_payments=1"], 100),
+        # The previous version: generation 4 of the value model.
+        ("strong_vs_value_g4_2p", [strong, f"{strong},value_model={PREVIOUS_VALUE_MODEL}"], 100),
         # Equal time: 0.05 s a move is about what ismcts-v1 spends on strong's 5,000 iterations.
         ("strong_vs_v1_equal_time_2p", ["ismcts:time_s=0.05", "ismcts-v1:time_s=0.05"], 100),
         ("strong_vs_3_experts_4p", [strong, "expert", "expert", "expert"], 50),

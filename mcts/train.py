@@ -4,8 +4,10 @@
 splits the *games* (never the positions of one game) into a training and a held-out set by
 a seeded shuffle, and fits the model by minimising the softmax-over-seats cross-entropy
 against the outcome vectors (1/k for each of k tied winners) plus an L2 penalty on the
-weights, with SciPy's L-BFGS-B and an analytic gradient. The same data, settings and seed
-give the same model.
+weights, with SciPy's L-BFGS-B and an analytic gradient. With ``root_value_weight`` > 0 the
+training targets blend the outcome with the search's own estimate at each decision
+(``mix_targets``); held-out scores are always against the outcomes. The same data,
+settings and seed give the same model.
 
 The report (JSON) gives held-out log loss and Brier score overall, by game phase (the
 thirds of turn / final turn) and by player count, for the new model and two baselines: the
@@ -112,11 +114,14 @@ def load_data(
     holdout: float = 0.2,
     seed: int = 0,
     positions_per_game: int = 0,
+    root_value_weight: float = 0.0,
 ) -> tuple[Dataset, Dataset, dict]:
     """(training set, held-out set, data summary). ``positions_per_game`` > 0 keeps a
     seeded sample of that many positions of each game. Shards featurised with other
     features than ``FEATURE_NAMES`` now are featurised again from their stored states; the
-    old evaluator's win chances are computed for the held-out positions."""
+    old evaluator's win chances are computed for the held-out positions. The training
+    set's targets blend outcomes and root values by ``root_value_weight``
+    (``mix_targets``); the held-out set keeps the outcomes."""
     from council.mcts import _search
     from council.mcts.features import seat_features
     from council.mcts.search import V1_CONFIG
@@ -162,8 +167,16 @@ def load_data(
             game,
             ev,
         )
-        parts["train"].append(ds.subset(~is_held))
         parts["held"].append(ds.subset(is_held))
+        if root_value_weight > 0:
+            ds.outcome = mix_targets(
+                ds.outcome,
+                ds.n_players,
+                s["seat"][rows],
+                s["root_value"][rows].astype(np.float64),
+                root_value_weight,
+            )
+        parts["train"].append(ds.subset(~is_held))
     if not parts["train"]:
         raise ValueError("no positions in the data")
     train_set, held_set = (_concat(parts[k], len(names)) for k in ("train", "held"))
@@ -178,6 +191,41 @@ def load_data(
         "refeaturised_positions": refeaturised,
     }
     return train_set, held_set, summary
+
+
+def mix_targets(
+    outcome: np.ndarray,
+    n_players: np.ndarray,
+    seat: np.ndarray,
+    root_value: np.ndarray,
+    weight: float,
+) -> np.ndarray:
+    """Training targets that blend each position's outcome with the root value the
+    search gave the mover's chosen move: the mover's target is ``(1 - weight) * outcome +
+    weight * root_value``, and the other seats share the rest in proportion to their
+    outcomes (equally if the mover won outright). Rows without a root value (agents that
+    do not search) keep their outcome. The search's estimate is far less noisy than one
+    game's result, so the blend fits the value better (docs/learning.md).
+
+    >>> y = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 0.5, 0.5, 0.0]])
+    >>> mix_targets(y, np.array([2, 3]), np.array([0, 0]), np.array([0.6, 0.2]), 0.5)
+    array([[0.8 , 0.2 , 0.  , 0.  ],
+           [0.1 , 0.45, 0.45, 0.  ]])
+    """
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(f"root_value_weight: must be in [0, 1], got {weight}")
+    target = outcome.copy()
+    for i in np.flatnonzero(np.isfinite(root_value)):
+        m, n = int(seat[i]), int(n_players[i])
+        mover = (1.0 - weight) * outcome[i, m] + weight * root_value[i]
+        others = [q for q in range(n) if q != m]
+        rest = 1.0 - outcome[i, m]
+        for q in others:
+            target[i, q] = (
+                outcome[i, q] * (1.0 - mover) / rest if rest > EPS else (1.0 - mover) / len(others)
+            )
+        target[i, m] = mover
+    return target
 
 
 def _state(shard: dict, i: int):
@@ -395,13 +443,18 @@ def train(
     holdout: float = 0.2,
     max_iter: int = 1000,
     positions_per_game: int = 0,
+    root_value_weight: float = 0.0,
     report_png: str | os.PathLike | None = None,
 ) -> dict:
     """Load, split by game, fit, evaluate on the held-out games, save; returns the report."""
     start = time.perf_counter()
     names = current_feature_names()
     train_set, held, data_summary = load_data(
-        data_dirs, holdout=holdout, seed=seed, positions_per_game=positions_per_game
+        data_dirs,
+        holdout=holdout,
+        seed=seed,
+        positions_per_game=positions_per_game,
+        root_value_weight=root_value_weight,
     )
     model, optimiser = fit(train_set, names, hidden=hidden, l2=l2, seed=seed, max_iter=max_iter)
     settings = {
@@ -411,6 +464,7 @@ def train(
         "holdout": holdout,
         "max_iter": max_iter,
         "positions_per_game": positions_per_game,
+        "root_value_weight": root_value_weight,
     }
     report: dict[str, Any] = {
         "model": str(out),

@@ -472,7 +472,15 @@ def _fit(command: str, module: str, function: str, args: argparse.Namespace, **o
 
 def train(args: argparse.Namespace) -> int:
     """Fit the value model to self-play data and print the held-out report (JSON)."""
-    return _fit("train", "train", "train", args, hidden=args.hidden, report_png=args.report)
+    return _fit(
+        "train",
+        "train",
+        "train",
+        args,
+        hidden=args.hidden,
+        root_value_weight=args.root_value_weight,
+        report_png=args.report,
+    )
 
 
 def train_policy(args: argparse.Namespace) -> int:
@@ -519,6 +527,13 @@ def _add_learning(sub) -> None:
     )
     _add_fit_options(p)
     p.add_argument("--hidden", type=int, default=0, help="hidden tanh units (0: linear)")
+    p.add_argument(
+        "--root-value-weight",
+        type=float,
+        default=0.0,
+        help="blend the search's root value into each training target at this weight "
+        "(0: outcomes only)",
+    )
     p.add_argument("--report", help="write the reliability plot (PNG) here")
     p.set_defaults(func=train)
 

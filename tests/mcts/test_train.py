@@ -25,6 +25,7 @@ from council.mcts.train import (  # noqa: E402
     _Objective,
     fit,
     load_data,
+    mix_targets,
     phase_of,
     split_games,
     train,
@@ -135,6 +136,40 @@ def test_shards_with_other_features_are_featurised_again(data_dir, tmp_path):
     np.testing.assert_allclose(again.features, fresh.features, rtol=1e-6, atol=1e-4)
 
 
+def test_root_values_blend_into_the_targets_of_searched_positions():
+    y = np.array(
+        [
+            [0.0, 1.0, 0.0, 0.0],  # 4 seats, the mover (seat 2) lost
+            [0.0, 0.0, 1.0, 0.0],  # 3 seats, the mover (seat 2) won
+            [0.5, 0.5, 0.0, 0.0],  # 2 seats, a shared win; no search (no root value)
+        ]
+    )
+    n, seat, q = np.array([4, 3, 2]), np.array([2, 2, 0]), np.array([0.4, 0.7, np.nan])
+    t = mix_targets(y, n, seat, q, 0.25)
+    # Mover: 0.75 * outcome + 0.25 * root value; the others share the rest as they won.
+    assert np.allclose(t[0], [0.0, 0.9, 0.1, 0.0])
+    # The mover won outright: the rest is shared equally by the other seats.
+    assert np.allclose(t[1], [0.0375, 0.0375, 0.925, 0.0])
+    assert np.array_equal(t[2], y[2])
+    assert np.allclose(t.sum(axis=1), 1.0)
+    assert np.array_equal(mix_targets(y, n, seat, q, 0.0)[:2], y[:2])
+    with pytest.raises(ValueError, match="root_value_weight"):
+        mix_targets(y, n, seat, q, 1.5)
+
+
+def test_blended_targets_train_only_and_searched_positions_only(tmp_path):
+    data = SelfPlayConfig(
+        agents=("ismcts:iterations=20", "greedy"), players=(2,), games=2, shard_size=2, seed=3
+    )
+    run_selfplay(data, tmp_path, workers=1)
+    plain_train, plain_held, _ = load_data([tmp_path], holdout=0.5, seed=1)
+    train_set, held, _ = load_data([tmp_path], holdout=0.5, seed=1, root_value_weight=0.5)
+    assert np.array_equal(held.outcome, plain_held.outcome)  # scored against outcomes
+    changed = ~np.all(train_set.outcome == plain_train.outcome, axis=1)
+    assert 0 < changed.sum() < len(train_set)  # the search's decisions, not greedy's
+    assert np.allclose(train_set.outcome.sum(axis=1), 1.0)
+
+
 @pytest.mark.parametrize("hidden", [0, 4])
 def test_a_tiny_training_run_is_reproducible_and_reported(data_dir, tmp_path, hidden):
     runs = []
@@ -192,6 +227,7 @@ def test_command_line(data_dir, tmp_path, capsys):
     args = ["train", str(data_dir), "--out", str(out), "--seed", "1", "--holdout", "0.34"]
     assert main([*args, "--report", str(png), "--json-out", str(js)]) == 0
     report = json.loads(capsys.readouterr().out)
+    assert report["settings"]["root_value_weight"] == 0.0
     assert report == json.loads(js.read_text())
     assert set(report["held_out"]["model"]["by_phase"]) == set(PHASES)
     assert ValueModel.load(out).is_linear and png.exists()
@@ -199,3 +235,5 @@ def test_command_line(data_dir, tmp_path, capsys):
     assert "no self-play manifest" in capsys.readouterr().err
     assert main([*args[:-2], "--holdout", "0", "--report", str(png)]) == 2
     assert "held-out" in capsys.readouterr().err
+    assert main([*args, "--root-value-weight", "2"]) == 2
+    assert "root_value_weight: must be in [0, 1], got 2.0" in capsys.readouterr().err
