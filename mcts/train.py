@@ -168,15 +168,16 @@ def load_data(
             ev,
         )
         parts["held"].append(ds.subset(is_held))
-        if root_value_weight > 0:
-            ds.outcome = mix_targets(
-                ds.outcome,
-                ds.n_players,
-                s["seat"][rows],
-                s["root_value"][rows].astype(np.float64),
-                root_value_weight,
-            )
-        parts["train"].append(ds.subset(~is_held))
+        train_rows = rows[~is_held]
+        training = ds.subset(~is_held)
+        training.outcome = mix_targets(
+            training.outcome,
+            training.n_players,
+            s["seat"][train_rows],
+            s["root_value"][train_rows].astype(np.float64),
+            root_value_weight,
+        )
+        parts["train"].append(training)
     if not parts["train"]:
         raise ValueError("no positions in the data")
     train_set, held_set = (_concat(parts[k], len(names)) for k in ("train", "held"))
@@ -214,6 +215,8 @@ def mix_targets(
     """
     if not 0.0 <= weight <= 1.0:
         raise ValueError(f"root_value_weight: must be in [0, 1], got {weight}")
+    if weight == 0.0:
+        return outcome
     target = outcome.copy()
     for i in np.flatnonzero(np.isfinite(root_value)):
         m, n = int(seat[i]), int(n_players[i])
