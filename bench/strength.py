@@ -61,6 +61,15 @@ def matchups() -> list[tuple[str, list[str], int]]:
     names = list(BY_NAME)
     for preset in names:
         table.append((f"doubling_{preset}_2p", [_preset(preset, 2), _preset(preset)], 100))
+    # The same doubling when both seats see every card: how much of the flattening at
+    # strong is the price of hidden information rather than of the game or the evaluation.
+    table.append(
+        (
+            "doubling_strong_cheat_2p",
+            [_preset("strong", 2, "cheat"), _preset("strong", 1, "cheat")],
+            100,
+        )
+    )
     table.append((f"preset_{names[0]}_vs_expert_2p", [_preset(names[0]), "expert"], 100))
     for lower, upper in zip(names, names[1:], strict=False):
         table.append((f"preset_{upper}_vs_{lower}_2p", [_preset(upper), _preset(lower)], 100))
