@@ -24,7 +24,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from council.engine._core cimport (
-    GameState, State, provisional_vp, end_awards, winners_mask, payment_cost,
+    GameState, State, determinize, provisional_vp, end_awards, winners_mask, payment_cost,
     MAX_PLAYERS, N_ACTIONS, A_PAY, N_KINDS, K_PAY, action_kind,
 )
 from council.engine._random cimport next_random, random_below
@@ -95,6 +95,9 @@ ctypedef struct Params:
     double temperature            # VP scale of the softmax turning estimates into win chances
     double margin_weight          # reward = (1 - w) * win chance + w * squashed VP margin
     double margin_scale           # VP margin that counts as a clear lead
+    # Council of Four, learned evaluator: > 0: a leaf's win chances are the mean over this
+    # many fresh deals of the cards the searching seat cannot see, not the sampled world's
+    int leaf_redeals
     double kind_weight[N_KINDS]   # rollout policy: weight of each action kind
     double pay_decay              # rollout policy: payments weighted by exp(-decay * coins)
     double w_coins                # evaluation: VP worth of one coin ...
@@ -344,6 +347,7 @@ cdef int fill_params(Params* P, dict params) except -1:
     P.temperature = params["temperature"]
     P.margin_weight = params["margin_weight"]
     P.margin_scale = params["margin_scale"]
+    P.leaf_redeals = params["leaf_redeals"]
     P.pay_decay = params["pay_decay"]
     P.w_coins = params["w_coins"]
     P.w_assistants = params["w_assistants"]
@@ -379,6 +383,7 @@ cdef class Tree:
     cdef AnyState root
     cdef int game                 # GAME_COUNCIL_OF_FOUR or GAME_THE_COUNCIL
     cdef int mode
+    cdef int viewer               # the searching seat (information-set search), else -1
     cdef Params P
     cdef ValueNet net
     cdef PolicyNet policy
@@ -414,6 +419,7 @@ cdef class Tree:
         if any_game_over(self.game, &self.root):
             raise ValueError("the game is over: there is nothing to search")
         self.mode = mode
+        self.viewer = any_viewer(self.game, &self.root)
         self.rng = seed
         next_random(&self.rng)
         self.max_nodes = max_nodes
@@ -492,6 +498,24 @@ cdef class Tree:
             if prior[i] > prior[best]:
                 best = i
         return actions[best]
+
+    cdef void redealt_win_chances(self, GameState* leaf, double* win) noexcept nogil:
+        """The learned win chances of a leaf as the searching seat sees it: their mean over
+        P.leaf_redeals deals of the cards it cannot see. Each iteration plays one sampled
+        world, but valuing the leaf in that world credits the tree with knowing the other
+        hands, and more iterations only average those worlds (docs/learning.md)."""
+        cdef GameState redealt
+        cdef double chances[MAX_PLAYERS]
+        cdef int _k, p, n = leaf.n_players
+        for p in range(n):
+            win[p] = 0.0
+        for _k in range(self.P.leaf_redeals):
+            redealt = leaf[0]
+            redealt.viewer = self.viewer
+            determinize(&redealt, next_random(&self.rng))
+            value_win_chances(&redealt, &self.net, chances)
+            for p in range(n):
+                win[p] += chances[p] / self.P.leaf_redeals
 
     cdef int select_puct(self, AnyState* st, int node, int* actions, int n) noexcept nogil:
         """PUCT over the legal actions of this determinization: the action (an existing
@@ -627,6 +651,9 @@ cdef class Tree:
             any_apply(game, &st, a)
             steps += 1
         evaluate(game, &st, P, &self.net, win, margin)
+        if (P.leaf_redeals > 0 and P.evaluator == EVAL_LEARNED and self.viewer >= 0
+                and game == GAME_COUNCIL_OF_FOUR and not st.cof.game_over):
+            self.redealt_win_chances(&st.cof, win)
         for i in range(any_n_players(game, &st)):
             reward[i] = ((1.0 - P.margin_weight) * win[i]
                          + P.margin_weight * (0.5 + 0.5 * tanh(margin[i] / P.margin_scale)))

@@ -322,3 +322,47 @@ def test_tree_payments_must_be_0_or_1():
     view = midgame(seed=1).view(midgame(seed=1).current_player)
     with pytest.raises(ValueError, match="tree_payments"):
         search(view, SearchLimits(iterations=5), SearchConfig(tree_payments=2))
+
+
+def test_leaf_redeals_values_leaves_over_fresh_deals_of_the_hidden_cards():
+    state = midgame(players=2, seed=4)
+    view = state.view(state.current_player)
+    limits = SearchLimits(iterations=600)
+    redealt = search(view, limits, SearchConfig(leaf_redeals=4), seed=5)
+    assert search(view, limits, SearchConfig(leaf_redeals=4), seed=5).candidates == (
+        redealt.candidates
+    )
+    # The leaves are valued otherwise, so the statistics differ from the sampled world's.
+    assert search(view, limits, seed=5).candidates != redealt.candidates
+    assert redealt.action in state.legal_actions()
+    assert SearchConfig().leaf_redeals == 0
+
+
+@pytest.mark.parametrize(
+    "config",
+    [SearchConfig(evaluator="heuristic", policy="none"), SearchConfig(rollout_actions=-1)],
+)
+def test_leaf_redeals_change_nothing_where_no_learned_value_is_read(config):
+    # A heuristic leaf, or a rollout to the end of the game, has no learned value to average.
+    state = midgame(players=2, seed=6)
+    view = state.view(state.current_player)
+    limits = SearchLimits(iterations=300)
+    plain = search(view, limits, config, seed=2)
+    assert search(view, limits, replace(config, leaf_redeals=4), seed=2).candidates == (
+        plain.candidates
+    )
+
+
+def test_leaf_redeals_do_nothing_in_a_search_that_sees_every_card():
+    state = midgame(players=2, seed=7)
+    limits = SearchLimits(iterations=300)
+    plain = search_full_state(state, limits, seed=3)
+    redealt = search_full_state(state, limits, SearchConfig(leaf_redeals=4), seed=3)
+    assert redealt.candidates == plain.candidates
+
+
+@pytest.mark.parametrize("redeals", [-1, 65, 2.5])
+def test_leaf_redeals_must_be_an_integer_in_range(redeals):
+    view = midgame(seed=1).view(midgame(seed=1).current_player)
+    with pytest.raises(ValueError, match="leaf_redeals"):
+        search(view, SearchLimits(iterations=5), SearchConfig(leaf_redeals=redeals))
