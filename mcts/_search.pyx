@@ -277,10 +277,31 @@ cdef void margins(double* est, int n, double* margin) noexcept nogil:
         margin[p] = est[p] - best_other
 
 
-cdef void evaluate_council_of_four(GameState* st, Params* P, ValueNet* net, double* win,
-                                   double* margin) noexcept nogil:
-    """Win chance (the learned model's with EVAL_LEARNED, else the heuristic's softmax) and
-    estimated VP margin over the best opponent, for every player."""
+cdef void redealt_win_chances(GameState* leaf, Params* P, ValueNet* net, int viewer,
+                              uint64_t* rng, double* win) noexcept nogil:
+    """The learned win chances of a leaf as seat `viewer` sees it: their mean over
+    P.leaf_redeals deals of the cards it cannot see. Each iteration plays one sampled
+    world, but valuing the leaf in that world credits the tree with knowing the other
+    hands, and more iterations only average those worlds (docs/learning.md)."""
+    cdef GameState redealt
+    cdef double chances[MAX_PLAYERS]
+    cdef int _k, p, n = leaf.n_players
+    for p in range(n):
+        win[p] = 0.0
+    for _k in range(P.leaf_redeals):
+        redealt = leaf[0]
+        redealt.viewer = viewer
+        determinize(&redealt, next_random(rng))
+        value_win_chances(&redealt, net, chances)
+        for p in range(n):
+            win[p] += chances[p] / P.leaf_redeals
+
+
+cdef void evaluate_council_of_four(GameState* st, Params* P, ValueNet* net, int viewer,
+                                   uint64_t* rng, double* win, double* margin) noexcept nogil:
+    """Win chance (the learned model's with EVAL_LEARNED, averaged over redeals of what
+    `viewer` cannot see when P.leaf_redeals > 0 and viewer >= 0; else the heuristic's
+    softmax) and estimated VP margin over the best opponent, for every player."""
     cdef double est[MAX_PLAYERS]
     cdef int p, n = st.n_players
     if st.game_over:
@@ -289,7 +310,10 @@ cdef void evaluate_council_of_four(GameState* st, Params* P, ValueNet* net, doub
         share_wins(winners_mask(st), n, win)
     elif P.evaluator == EVAL_LEARNED:
         estimate_scores(st, P, est)
-        value_win_chances(st, net, win)
+        if P.leaf_redeals > 0 and viewer >= 0:
+            redealt_win_chances(st, P, net, viewer, rng, win)
+        else:
+            value_win_chances(st, net, win)
     else:
         estimate_scores(st, P, est)
         softmax(est, n, P.temperature, win)
@@ -324,12 +348,12 @@ cdef void evaluate_the_council(TCState* st, Params* P, double* win,
     margins(est, n, margin)
 
 
-cdef void evaluate(int game, AnyState* st, Params* P, ValueNet* net, double* win,
-                   double* margin) noexcept nogil:
+cdef void evaluate(int game, AnyState* st, Params* P, ValueNet* net, int viewer,
+                   uint64_t* rng, double* win, double* margin) noexcept nogil:
     if game == GAME_THE_COUNCIL:
         evaluate_the_council(&st.tc, P, win, margin)
     else:
-        evaluate_council_of_four(&st.cof, P, net, win, margin)
+        evaluate_council_of_four(&st.cof, P, net, viewer, rng, win, margin)
 
 
 cdef int fill_params(Params* P, dict params) except -1:
@@ -499,24 +523,6 @@ cdef class Tree:
                 best = i
         return actions[best]
 
-    cdef void redealt_win_chances(self, GameState* leaf, double* win) noexcept nogil:
-        """The learned win chances of a leaf as the searching seat sees it: their mean over
-        P.leaf_redeals deals of the cards it cannot see. Each iteration plays one sampled
-        world, but valuing the leaf in that world credits the tree with knowing the other
-        hands, and more iterations only average those worlds (docs/learning.md)."""
-        cdef GameState redealt
-        cdef double chances[MAX_PLAYERS]
-        cdef int _k, p, n = leaf.n_players
-        for p in range(n):
-            win[p] = 0.0
-        for _k in range(self.P.leaf_redeals):
-            redealt = leaf[0]
-            redealt.viewer = self.viewer
-            determinize(&redealt, next_random(&self.rng))
-            value_win_chances(&redealt, &self.net, chances)
-            for p in range(n):
-                win[p] += chances[p] / self.P.leaf_redeals
-
     cdef int select_puct(self, AnyState* st, int node, int* actions, int n) noexcept nogil:
         """PUCT over the legal actions of this determinization: the action (an existing
         child's or a new one) maximising Q + c * prior * sqrt(availability) / (1 + visits);
@@ -650,10 +656,7 @@ cdef class Tree:
                 a = tc_policy_pick(&st.tc, actions, n, P, &st.tc.rng)
             any_apply(game, &st, a)
             steps += 1
-        evaluate(game, &st, P, &self.net, win, margin)
-        if (P.leaf_redeals > 0 and P.evaluator == EVAL_LEARNED and self.viewer >= 0
-                and game == GAME_COUNCIL_OF_FOUR and not st.cof.game_over):
-            self.redealt_win_chances(&st.cof, win)
+        evaluate(game, &st, P, &self.net, self.viewer, &self.rng, win, margin)
         for i in range(any_n_players(game, &st)):
             reward[i] = ((1.0 - P.margin_weight) * win[i]
                          + P.margin_weight * (0.5 + 0.5 * tanh(margin[i] / P.margin_scale)))
@@ -756,7 +759,7 @@ def evaluate_state(State state, dict params):
         raise ValueError("evaluate_state needs a full state")
     fill_params(&P, params)
     P.evaluator = EVAL_HEURISTIC  # the hand-set evaluation, whatever the config says
-    evaluate_council_of_four(&state.s, &P, NULL, win, margin)
+    evaluate_council_of_four(&state.s, &P, NULL, -1, NULL, win, margin)
     n = state.s.n_players
     return [win[i] for i in range(n)], [margin[i] for i in range(n)]
 
