@@ -212,6 +212,7 @@ cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
                      uint64_t seed) noexcept nogil
 cdef int random_playout(GameState* s, int max_actions) noexcept nogil
 cdef void make_view(GameState* s, int player) noexcept nogil
+cdef void deal_hidden_hands(GameState* s, int viewer, uint64_t* rng) noexcept nogil
 cdef void determinize(GameState* s, uint64_t seed) noexcept nogil
 cdef int provisional_vp(GameState* s, int p) noexcept nogil
 cdef void end_awards(GameState* s, int* award) noexcept nogil

@@ -986,22 +986,21 @@ cdef void make_view(GameState* s, int player) noexcept nogil:
     s.viewer = player
 
 
-cdef void determinize(GameState* s, uint64_t seed) noexcept nogil:
-    """Complete a view into a full state: deal the unseen politics cards at random to the
-    other players' hands (by their sizes) and the deck, and give it a fresh RNG."""
+cdef void deal_hidden_hands(GameState* s, int viewer, uint64_t* rng) noexcept nogil:
+    """Deal the politics cards `viewer` cannot see (all but the discard and its own hand)
+    at random to the other players' hands, by their sizes, and the rest to the deck."""
     cdef int unseen[N_CARD_KINDS]
-    cdef int k, q, _i, r, total = 0, v = s.viewer
-    s.rng = mix_seed(seed)
+    cdef int k, q, _i, r, total = 0
     for k in range(N_CARD_KINDS):
-        unseen[k] = RULES.cards_per_kind[k] - s.discard[k] - s.hand[v][k]
+        unseen[k] = RULES.cards_per_kind[k] - s.discard[k] - s.hand[viewer][k]
         total += unseen[k]
     for q in range(s.n_players):
-        if q == v:
+        if q == viewer:
             continue
         for k in range(N_CARD_KINDS):
             s.hand[q][k] = 0
         for _i in range(s.hand_n[q]):
-            r = random_below(&s.rng, total)
+            r = random_below(rng, total)
             for k in range(N_CARD_KINDS):
                 if r < unseen[k]:
                     break
@@ -1011,6 +1010,13 @@ cdef void determinize(GameState* s, uint64_t seed) noexcept nogil:
             s.hand[q][k] += 1
     for k in range(N_CARD_KINDS):
         s.politics_deck[k] = unseen[k]
+
+
+cdef void determinize(GameState* s, uint64_t seed) noexcept nogil:
+    """Complete a view into a full state: deal the unseen politics cards at random to the
+    other players' hands (by their sizes) and the deck, and give it a fresh RNG."""
+    s.rng = mix_seed(seed)
+    deal_hidden_hands(s, s.viewer, &s.rng)
     s.viewer = -1
 
 

@@ -1,12 +1,15 @@
 # Position evaluation shared by the search, the expert agent and the learned value model:
 # per-seat features of a full state, the learned value network, the expert's planner.
 
+from libc.stdint cimport uint64_t
+
 from council.engine._core cimport GameState, MAX_PLAYERS
 
 cdef enum:
     N_FEATURES = 32
     MAX_HIDDEN = 64
     N_ACTION_FEATURES = 24
+    MAX_REDEALS = 64         # leaf redeals a search may ask for (SearchConfig.leaf_redeals)
 
 ctypedef struct PolicyNet:
     # Prior of a legal action a: softmax over the legal actions of w . (phi(a) - mean) / scale,
@@ -27,6 +30,8 @@ ctypedef struct ValueNet:
 
 cdef void seat_features(GameState* s, double out[][N_FEATURES]) noexcept nogil
 cdef void value_win_chances(GameState* s, ValueNet* net, double* win) noexcept nogil
+cdef void redealt_win_chances(GameState* s, ValueNet* net, int viewer, int redeals,
+                              uint64_t* rng, double* win) noexcept nogil
 cdef int expert_action(GameState* s, double* weights) noexcept nogil
 cdef int fill_value_net(ValueNet* net, object model) except -1
 cdef void action_features(GameState* s, int a, double* out) noexcept nogil

@@ -10,11 +10,12 @@ runs without the GIL, so the search calls it at its leaves.
 """
 
 from libc.math cimport exp, tanh
-from libc.stdint cimport uint16_t, uint64_t
+from libc.stdint cimport int16_t, uint16_t, uint64_t
+from libc.string cimport memcpy
 
 from council.engine._core cimport (
     GameState, State, legal_actions, apply_action, provisional_vp, end_awards, winners_mask,
-    min_payment_cost, king_travel_cost,
+    min_payment_cost, king_travel_cost, deal_hidden_hands, N_CARD_KINDS,
     MAX_PLAYERS, N_ACTIONS, N_CITIES, N_REGIONS, N_CITY_COLOURS, N_TILES, N_TOKENS,
     N_BONUS_KEYS, N_KING_TILES, KING_BALCONY, MAX_EMPORIUMS,
     REGION_MASK, LAYOUT_COLOUR_MASK, LAYOUT_ADJ, TOKEN_BONUS, TILE_CITIES, TILE_NCITIES,
@@ -74,6 +75,7 @@ FEATURE_NAMES = (
     "permits_unused_x_prog", "emporia_lead_x_prog", "vp_x_ending", "emporia_x_ending",
 )
 assert len(FEATURE_NAMES) == N_FEATURES
+MAX_LEAF_REDEALS = MAX_REDEALS
 
 # What one unit of each bonus key is worth in VP when a token's value is summed up
 # (VP, coins, assistants, politics card, nobility step, extra main action).
@@ -109,21 +111,67 @@ cdef double linked_token_worth(GameState* s, int p, int city) noexcept nogil:
     return total
 
 
+# The features that read a seat's hand: the rest of its row is public.
+cdef int N_HAND_FEATURES = 5
+cdef int HAND_FEATURES[5]
+HAND_FEATURES[:] = [F_REGION_COUNCILS_PAYABLE, F_KING_COUNCIL_PAYABLE, F_FACEUP_AFFORDABLE,
+                    F_KING_REACHABLE, F_COUNCIL_MATCHED]
+
+
+cdef void hand_features(GameState* s, int p, int* occupied, double* f) noexcept nogil:
+    """The councils p's hand can pay now, the face-up tiles that opens, the king's reach
+    (`occupied`: emporiums per city)."""
+    cdef int b, c, slot, tile, i, cost, kc = -1, payable
+    f[F_REGION_COUNCILS_PAYABLE] = 0
+    f[F_FACEUP_AFFORDABLE] = 0
+    f[F_COUNCIL_MATCHED] = 0
+    for b in range(N_REGIONS + 1):
+        cost = min_payment_cost(s, p, b)
+        payable = 0 <= cost <= s.coins[p]
+        if cost >= 0:
+            f[F_COUNCIL_MATCHED] += 1
+        if b == KING_BALCONY:
+            f[F_KING_COUNCIL_PAYABLE] = payable
+            kc = cost
+        elif payable:
+            f[F_REGION_COUNCILS_PAYABLE] += 1
+            for slot in range(2):
+                tile = s.face_up[b][slot]
+                if tile < 0:
+                    continue
+                for i in range(TILE_NCITIES[tile]):
+                    if not (s.emporia[p] >> TILE_CITIES[tile][i]) & 1:
+                        f[F_FACEUP_AFFORDABLE] += 1
+                        break
+    f[F_KING_REACHABLE] = 0
+    if kc >= 0:
+        for c in range(N_CITIES):
+            if ((s.emporia[p] >> c) & 1) == 0 and kc + king_travel_cost(s, c) <= s.coins[p] \
+                    and occupied[c] <= s.assistants[p]:
+                f[F_KING_REACHABLE] += 1
+
+
+cdef void emporium_counts(GameState* s, int* occupied) noexcept nogil:
+    """Emporiums in each city, the neutral ones included."""
+    cdef int c, q
+    for c in range(N_CITIES):
+        occupied[c] = (s.neutral >> c) & 1
+        for q in range(s.n_players):
+            occupied[c] += (s.emporia[q] >> c) & 1
+
+
 cdef void seat_features(GameState* s, double out[][N_FEATURES]) noexcept nogil:
     """Fill one feature row per seat of a full state (a determinization in the search)."""
-    cdef int n = s.n_players, p, q, c, b, slot, tile, i, g, owned, size, cost, kc
+    cdef int n = s.n_players, p, q, c, tile, i, g, owned, size
     cdef int occupied[N_CITIES]
     cdef int award[MAX_PLAYERS]
     cdef uint16_t open_cities, group
     cdef uint64_t tiles
     cdef double prog, value, best_reach, king_tile, ending
-    cdef int max_emporia = 0, payable
+    cdef int max_emporia = 0
     cdef double* f
     end_awards(s, award)
-    for c in range(N_CITIES):
-        occupied[c] = (s.neutral >> c) & 1
-        for q in range(n):
-            occupied[c] += (s.emporia[q] >> c) & 1
+    emporium_counts(s, occupied)
     for q in range(n):
         if s.emporia_n[q] > max_emporia:
             max_emporia = s.emporia_n[q]
@@ -172,34 +220,7 @@ cdef void seat_features(GameState* s, double out[][N_FEATURES]) noexcept nogil:
                                     / (<double>size * size))
             if size - owned == 1:
                 f[F_GROUPS_ONE_SHORT] += 1
-        # Councils the hand can pay now, the face-up tiles that opens, the king's reach.
-        f[F_REGION_COUNCILS_PAYABLE] = 0
-        f[F_FACEUP_AFFORDABLE] = 0
-        f[F_COUNCIL_MATCHED] = 0
-        for b in range(N_REGIONS + 1):
-            cost = min_payment_cost(s, p, b)
-            payable = 0 <= cost <= s.coins[p]
-            if cost >= 0:
-                f[F_COUNCIL_MATCHED] += 1
-            if b == KING_BALCONY:
-                f[F_KING_COUNCIL_PAYABLE] = payable
-                kc = cost
-            elif payable:
-                f[F_REGION_COUNCILS_PAYABLE] += 1
-                for slot in range(2):
-                    tile = s.face_up[b][slot]
-                    if tile < 0:
-                        continue
-                    for i in range(TILE_NCITIES[tile]):
-                        if not (s.emporia[p] >> TILE_CITIES[tile][i]) & 1:
-                            f[F_FACEUP_AFFORDABLE] += 1
-                            break
-        f[F_KING_REACHABLE] = 0
-        if kc >= 0:
-            for c in range(N_CITIES):
-                if ((s.emporia[p] >> c) & 1) == 0 and kc + king_travel_cost(s, c) <= s.coins[p] \
-                        and occupied[c] <= s.assistants[p]:
-                    f[F_KING_REACHABLE] += 1
+        hand_features(s, p, occupied, f)
         f[F_TO_MOVE] = 1.0 if s.current == p else 0.0
         f[F_MAIN_LEFT_NOW] = s.main_left if s.current == p else 0.0
         f[F_VP_X_PROG] = f[F_VP] * prog
@@ -221,22 +242,38 @@ cdef void seat_features(GameState* s, double out[][N_FEATURES]) noexcept nogil:
         out[p][F_EMPORIA_LEAD_X_PROG] = -value * prog
 
 
-cdef double seat_score(ValueNet* net, double* f) noexcept nogil:
+cdef void first_layer(ValueNet* net, double* f, double* pre) noexcept nogil:
+    """pre = W1 z + b1 for the standardized row z of f (hidden == 0: pre[0] = w . z)."""
     cdef int i, h
     cdef double z[N_FEATURES]
-    cdef double s = 0.0, a
     for i in range(N_FEATURES):
         z[i] = (f[i] - net.mean[i]) / net.scale[i]
     if net.hidden == 0:
+        pre[0] = 0.0
         for i in range(N_FEATURES):
-            s += net.w[i] * z[i]
-        return s
+            pre[0] += net.w[i] * z[i]
+        return
     for h in range(net.hidden):
-        a = net.b1[h]
+        pre[h] = net.b1[h]
         for i in range(N_FEATURES):
-            a += net.w1[h][i] * z[i]
-        s += net.w2[h] * tanh(a)
+            pre[h] += net.w1[h][i] * z[i]
+
+
+cdef double output_layer(ValueNet* net, double* pre) noexcept nogil:
+    """A seat's score from its first layer."""
+    cdef int h
+    cdef double s = 0.0
+    if net.hidden == 0:
+        return pre[0]
+    for h in range(net.hidden):
+        s += net.w2[h] * tanh(pre[h])
     return s
+
+
+cdef double seat_score(ValueNet* net, double* f) noexcept nogil:
+    cdef double pre[MAX_HIDDEN]
+    first_layer(net, f, pre)
+    return output_layer(net, pre)
 
 
 cdef inline void softmax_in_place(double* x, int n, double top) noexcept nogil:
@@ -261,6 +298,86 @@ cdef void value_win_chances(GameState* s, ValueNet* net, double* win) noexcept n
         if win[p] > top:
             top = win[p]
     softmax_in_place(win, n, top)
+
+
+cdef double hand_score(ValueNet* net, double* f, double* public, int* seen_key,
+                       double* seen_score, int* n_seen) noexcept nogil:
+    """A seat's score from the first layer of the public part of its row and the hand
+    features in f, remembering each distinct hand-feature combination (few hands differ
+    in them: most redeals repeat one)."""
+    cdef double pre[MAX_HIDDEN]
+    cdef double z, score
+    cdef int j, i, h, key = 0
+    for j in range(N_HAND_FEATURES):
+        key = key * 32 + <int>f[HAND_FEATURES[j]]
+    for j in range(n_seen[0]):
+        if seen_key[j] == key:
+            return seen_score[j]
+    memcpy(pre, public, (net.hidden if net.hidden > 0 else 1) * sizeof(double))
+    for j in range(N_HAND_FEATURES):
+        i = HAND_FEATURES[j]
+        z = (f[i] - net.mean[i]) / net.scale[i]
+        if net.hidden == 0:
+            pre[0] += net.w[i] * z
+        else:
+            for h in range(net.hidden):
+                pre[h] += net.w1[h][i] * z
+    score = output_layer(net, pre)
+    if n_seen[0] < MAX_REDEALS:
+        seen_key[n_seen[0]] = key
+        seen_score[n_seen[0]] = score
+        n_seen[0] += 1
+    return score
+
+
+cdef void redealt_win_chances(GameState* s, ValueNet* net, int viewer, int redeals,
+                              uint64_t* rng, double* win) noexcept nogil:
+    """Win chances of every seat of an unfinished full state as seat `viewer` sees it: the
+    learned model's mean over `redeals` deals of the politics cards it cannot see
+    (docs/learning.md). Between deals only the other seats' hand features change, so only
+    they are recomputed and added to the first layer of the rest of their rows. The
+    state's hands and deck are put back as they were."""
+    cdef double rows[MAX_PLAYERS][N_FEATURES]
+    cdef double public[MAX_PLAYERS][MAX_HIDDEN]
+    cdef double score[MAX_PLAYERS]
+    cdef double chances[MAX_PLAYERS]
+    cdef int seen_key[MAX_PLAYERS][MAX_REDEALS]
+    cdef double seen_score[MAX_PLAYERS][MAX_REDEALS]
+    cdef int n_seen[MAX_PLAYERS]
+    cdef int16_t hands[MAX_PLAYERS][N_CARD_KINDS]
+    cdef int16_t deck[N_CARD_KINDS]
+    cdef int occupied[N_CITIES]
+    cdef int n = s.n_players, p, j, _k
+    cdef double top
+    memcpy(hands, s.hand, sizeof(hands))
+    memcpy(deck, s.politics_deck, sizeof(deck))
+    seat_features(s, rows)
+    emporium_counts(s, occupied)
+    for p in range(n):
+        win[p] = 0.0
+        n_seen[p] = 0
+        if p == viewer:
+            score[p] = seat_score(net, rows[p])
+        else:
+            for j in range(N_HAND_FEATURES):    # standardized to 0: the public part alone
+                rows[p][HAND_FEATURES[j]] = net.mean[HAND_FEATURES[j]]
+            first_layer(net, rows[p], public[p])
+    for _k in range(redeals):
+        deal_hidden_hands(s, viewer, rng)
+        top = -1e300
+        for p in range(n):
+            if p != viewer:
+                hand_features(s, p, occupied, rows[p])
+                score[p] = hand_score(net, rows[p], public[p], seen_key[p], seen_score[p],
+                                      &n_seen[p])
+            chances[p] = score[p]
+            if score[p] > top:
+                top = score[p]
+        softmax_in_place(chances, n, top)
+        for p in range(n):
+            win[p] += chances[p] / redeals
+    memcpy(s.hand, hands, sizeof(hands))
+    memcpy(s.politics_deck, deck, sizeof(deck))
 
 
 cdef int fill_value_net(ValueNet* net, object model) except -1:
@@ -544,6 +661,23 @@ def action_feature_rows(State state, actions):
         action_features(&state.s, a, phi)
         rows.append([phi[i] for i in range(N_ACTION_FEATURES)])
     return rows
+
+
+def redealt_win_chances_of(State state, int viewer, model, int redeals, seed):
+    """Win chances of every seat of an unfinished full state as seat `viewer` sees it: the
+    ValueModel's mean over `redeals` random deals (from `seed`) of what it cannot see."""
+    cdef ValueNet net
+    cdef double win[MAX_PLAYERS]
+    cdef uint64_t rng = seed
+    if state.s.viewer >= 0:
+        raise ValueError("the value model needs a full state")
+    if not 0 <= viewer < state.s.n_players:
+        raise ValueError(f"viewer: no seat {viewer} in a {state.s.n_players}-player game")
+    if not 1 <= redeals <= MAX_REDEALS:
+        raise ValueError(f"redeals: must be in 1..{MAX_REDEALS}, got {redeals}")
+    fill_value_net(&net, model)
+    redealt_win_chances(&state.s, &net, viewer, redeals, &rng, win)
+    return [win[p] for p in range(state.s.n_players)]
 
 
 def value_win_chances_of(State state, model):

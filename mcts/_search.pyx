@@ -24,7 +24,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from council.engine._core cimport (
-    GameState, State, determinize, provisional_vp, end_awards, winners_mask, payment_cost,
+    GameState, State, provisional_vp, end_awards, winners_mask, payment_cost,
     MAX_PLAYERS, N_ACTIONS, A_PAY, N_KINDS, K_PAY, action_kind,
 )
 from council.engine._random cimport next_random, random_below
@@ -40,7 +40,8 @@ from council.mcts._games cimport (
     any_rng, any_viewer,
 )
 from council.mcts._evaluation cimport (
-    ValueNet, value_win_chances, fill_value_net, PolicyNet, policy_priors, fill_policy_net,
+    ValueNet, value_win_chances, redealt_win_chances, fill_value_net, PolicyNet, policy_priors,
+    fill_policy_net,
 )
 
 from council.engine._core import ACTION_KINDS as _ACTION_KINDS
@@ -277,26 +278,6 @@ cdef void margins(double* est, int n, double* margin) noexcept nogil:
         margin[p] = est[p] - best_other
 
 
-cdef void redealt_win_chances(GameState* leaf, Params* P, ValueNet* net, int viewer,
-                              uint64_t* rng, double* win) noexcept nogil:
-    """The learned win chances of a leaf as seat `viewer` sees it: their mean over
-    P.leaf_redeals deals of the cards it cannot see. Each iteration plays one sampled
-    world, but valuing the leaf in that world credits the tree with knowing the other
-    hands, and more iterations only average those worlds (docs/learning.md)."""
-    cdef GameState redealt
-    cdef double chances[MAX_PLAYERS]
-    cdef int _k, p, n = leaf.n_players
-    for p in range(n):
-        win[p] = 0.0
-    for _k in range(P.leaf_redeals):
-        redealt = leaf[0]
-        redealt.viewer = viewer
-        determinize(&redealt, next_random(rng))
-        value_win_chances(&redealt, net, chances)
-        for p in range(n):
-            win[p] += chances[p] / P.leaf_redeals
-
-
 cdef void evaluate_council_of_four(GameState* st, Params* P, ValueNet* net, int viewer,
                                    uint64_t* rng, double* win, double* margin) noexcept nogil:
     """Win chance (the learned model's with EVAL_LEARNED, averaged over redeals of what
@@ -311,7 +292,7 @@ cdef void evaluate_council_of_four(GameState* st, Params* P, ValueNet* net, int 
     elif P.evaluator == EVAL_LEARNED:
         estimate_scores(st, P, est)
         if P.leaf_redeals > 0 and viewer >= 0:
-            redealt_win_chances(st, P, net, viewer, rng, win)
+            redealt_win_chances(st, net, viewer, P.leaf_redeals, rng, win)
         else:
             value_win_chances(st, net, win)
     else:

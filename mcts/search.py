@@ -16,7 +16,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from council.engine import Position, State, TheCouncilState
-from council.mcts import _search
+from council.mcts import _evaluation, _search
 from council.mcts.value_model import DEFAULT_MODEL_PATH, ValueModel
 
 DEFAULT_KIND_WEIGHTS = {
@@ -88,8 +88,11 @@ class SearchConfig:
         for name in ("tree_payments", "tree_secrets"):
             if getattr(self, name) not in (0, 1):
                 raise ValueError(f"{name}: must be 0 or 1, got {getattr(self, name)}")
-        if not (isinstance(self.leaf_redeals, int) and 0 <= self.leaf_redeals <= 64):
-            raise ValueError(f"leaf_redeals: must be an integer in 0..64, got {self.leaf_redeals}")
+        most = _evaluation.MAX_LEAF_REDEALS
+        if not (isinstance(self.leaf_redeals, int) and 0 <= self.leaf_redeals <= most):
+            raise ValueError(
+                f"leaf_redeals: must be an integer in 0..{most}, got {self.leaf_redeals}"
+            )
         if self.rollout_actions < -1:
             raise ValueError(f"rollout_actions: must be >= -1, got {self.rollout_actions}")
         for name in ("temperature", "margin_scale"):

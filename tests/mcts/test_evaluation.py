@@ -161,26 +161,77 @@ def test_expert_agent_is_legal_and_deterministic():
 
 
 def test_compiled_value_matches_numpy():
-    rng = np.random.default_rng(0)
-    n = len(FEATURE_NAMES)
-    linear = ValueModel(
-        FEATURE_NAMES, rng.normal(size=n), rng.uniform(1, 3, n), w=rng.normal(size=n)
-    )
-    hidden = ValueModel(
-        FEATURE_NAMES,
-        rng.normal(size=n),
-        rng.uniform(1, 3, n),
-        w1=rng.normal(size=(n, 5)),
-        b1=rng.normal(size=5),
-        w2=rng.normal(size=5),
-    )
     state = State.new_game(GameConfig(players=3), seed=8)
     for k in range(150):
         state.apply(state.legal_actions()[k % len(state.legal_actions())])
-    for model in (linear, hidden):
+    for model in random_value_models(0):
         compiled = _evaluation.value_win_chances_of(state, model)
         assert compiled == pytest.approx(model.predict_state(state).tolist(), abs=1e-12)
         assert sum(compiled) == pytest.approx(1.0)
+
+
+def random_value_models(seed=0):
+    """A linear and a one-hidden-layer ValueModel with random weights."""
+    rng = np.random.default_rng(seed)
+    n = len(FEATURE_NAMES)
+    return (
+        ValueModel(FEATURE_NAMES, rng.normal(size=n), rng.uniform(1, 3, n), w=rng.normal(size=n)),
+        ValueModel(
+            FEATURE_NAMES,
+            rng.normal(size=n),
+            rng.uniform(1, 3, n),
+            w1=rng.normal(size=(n, 5)),
+            b1=rng.normal(size=5),
+            w2=rng.normal(size=5),
+        ),
+    )
+
+
+def test_redealt_value_with_nothing_to_redeal_is_the_value():
+    # The other seats hold no cards, so every deal is the same and the incremental forward
+    # pass (public part of the row, then the hand features) must give the full one.
+    state = Pos(players=3, seed=2).hand(0, white=2, joker=1).hand(1).hand(2).coins(0, 9).state()
+    for model in random_value_models(1):
+        plain = _evaluation.value_win_chances_of(state, model)
+        assert _evaluation.redealt_win_chances_of(state, 0, model, 5, 1) == pytest.approx(
+            plain, abs=1e-12
+        )
+
+
+def test_redealt_value_reads_only_what_the_viewer_sees_and_leaves_the_state():
+    state = State.new_game(GameConfig(players=3), seed=4)
+    for k in range(90):
+        state.apply(state.legal_actions()[k % len(state.legal_actions())])
+    viewer = (state.current_player + 1) % 3
+    view = state.view(viewer)
+    one, other = view.determinize(1), view.determinize(2)
+    assert one != other  # the other seats' hands differ between the two worlds
+    for model in (*random_value_models(2), ValueModel.load()):
+        before = one.clone()
+        chances = _evaluation.redealt_win_chances_of(one, viewer, model, 8, 7)
+        assert one == before
+        assert _evaluation.redealt_win_chances_of(other, viewer, model, 8, 7) == chances
+        assert sum(chances) == pytest.approx(1.0)
+        # Not the value of either world: the other hands are dealt anew.
+        assert chances != pytest.approx(_evaluation.value_win_chances_of(one, model))
+
+
+def test_redealt_value_is_the_mean_over_the_viewers_determinizations():
+    state = State.new_game(GameConfig(players=2), seed=4)
+    for k in range(60):
+        state.apply(state.legal_actions()[(7 * k) % len(state.legal_actions())])
+    model = ValueModel.load()
+    view = state.view(0)
+    expected = np.mean([model.predict_state(view.determinize(i)) for i in range(4000)], axis=0)
+    redealt = np.mean(
+        [_evaluation.redealt_win_chances_of(state, 0, model, 64, seed) for seed in range(64)],
+        axis=0,
+    )
+    assert redealt == pytest.approx(expected, abs=0.01)
+    with pytest.raises(ValueError, match="redeals"):
+        _evaluation.redealt_win_chances_of(state, 0, model, 0, 1)
+    with pytest.raises(ValueError, match="viewer"):
+        _evaluation.redealt_win_chances_of(state, 2, model, 4, 1)
 
 
 def test_compiled_priors_match_numpy_and_favour_cheap_payments():
