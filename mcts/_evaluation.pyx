@@ -668,7 +668,7 @@ def redealt_win_chances_of(State state, int viewer, model, int redeals, seed):
     ValueModel's mean over `redeals` random deals (from `seed`) of what it cannot see."""
     cdef ValueNet net
     cdef double win[MAX_PLAYERS]
-    cdef uint64_t rng = seed
+    cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
     if state.s.viewer >= 0:
         raise ValueError("the value model needs a full state")
     if not 0 <= viewer < state.s.n_players:
