@@ -112,8 +112,9 @@ cdef double linked_token_worth(GameState* s, int p, int city) noexcept nogil:
 
 
 # The features that read a seat's hand: the rest of its row is public.
-cdef int N_HAND_FEATURES = 5
-cdef int HAND_FEATURES[5]
+cdef enum:
+    N_HAND_FEATURES = 5
+cdef int HAND_FEATURES[N_HAND_FEATURES]
 HAND_FEATURES[:] = [F_REGION_COUNCILS_PAYABLE, F_KING_COUNCIL_PAYABLE, F_FACEUP_AFFORDABLE,
                     F_KING_REACHABLE, F_COUNCIL_MATCHED]
 
@@ -242,12 +243,16 @@ cdef void seat_features(GameState* s, double out[][N_FEATURES]) noexcept nogil:
         out[p][F_EMPORIA_LEAD_X_PROG] = -value * prog
 
 
+cdef inline double standardized(ValueNet* net, double* f, int i) noexcept nogil:
+    return (f[i] - net.mean[i]) / net.scale[i]
+
+
 cdef void first_layer(ValueNet* net, double* f, double* pre) noexcept nogil:
     """pre = W1 z + b1 for the standardized row z of f (hidden == 0: pre[0] = w . z)."""
     cdef int i, h
     cdef double z[N_FEATURES]
     for i in range(N_FEATURES):
-        z[i] = (f[i] - net.mean[i]) / net.scale[i]
+        z[i] = standardized(net, f, i)
     if net.hidden == 0:
         pre[0] = 0.0
         for i in range(N_FEATURES):
@@ -308,7 +313,7 @@ cdef double hand_score(ValueNet* net, double* f, double* public, int* seen_key,
     cdef double pre[MAX_HIDDEN]
     cdef double z, score
     cdef int j, i, h, key = 0
-    for j in range(N_HAND_FEATURES):
+    for j in range(N_HAND_FEATURES):    # each a count below 32
         key = key * 32 + <int>f[HAND_FEATURES[j]]
     for j in range(n_seen[0]):
         if seen_key[j] == key:
@@ -316,7 +321,7 @@ cdef double hand_score(ValueNet* net, double* f, double* public, int* seen_key,
     memcpy(pre, public, (net.hidden if net.hidden > 0 else 1) * sizeof(double))
     for j in range(N_HAND_FEATURES):
         i = HAND_FEATURES[j]
-        z = (f[i] - net.mean[i]) / net.scale[i]
+        z = standardized(net, f, i)
         if net.hidden == 0:
             pre[0] += net.w[i] * z
         else:

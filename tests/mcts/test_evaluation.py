@@ -160,16 +160,6 @@ def test_expert_agent_is_legal_and_deterministic():
             break
 
 
-def test_compiled_value_matches_numpy():
-    state = State.new_game(GameConfig(players=3), seed=8)
-    for k in range(150):
-        state.apply(state.legal_actions()[k % len(state.legal_actions())])
-    for model in random_value_models(0):
-        compiled = _evaluation.value_win_chances_of(state, model)
-        assert compiled == pytest.approx(model.predict_state(state).tolist(), abs=1e-12)
-        assert sum(compiled) == pytest.approx(1.0)
-
-
 def random_value_models(seed=0):
     """A linear and a one-hidden-layer ValueModel with random weights."""
     rng = np.random.default_rng(seed)
@@ -185,6 +175,16 @@ def random_value_models(seed=0):
             w2=rng.normal(size=5),
         ),
     )
+
+
+def test_compiled_value_matches_numpy():
+    state = State.new_game(GameConfig(players=3), seed=8)
+    for k in range(150):
+        state.apply(state.legal_actions()[k % len(state.legal_actions())])
+    for model in random_value_models(0):
+        compiled = _evaluation.value_win_chances_of(state, model)
+        assert compiled == pytest.approx(model.predict_state(state).tolist(), abs=1e-12)
+        assert sum(compiled) == pytest.approx(1.0)
 
 
 def test_redealt_value_with_nothing_to_redeal_is_the_value():
