@@ -2,11 +2,12 @@
 
 Prints one JSON object: each match-up plays seeded deals once per rotation of the seats
 (duplicate deals, every agent in every seat) and reports the first agent's win rate with
-its 95% Wilson interval. The opponents are the expert planner (``expert``), version 0.1's
-search frozen as ``ismcts-v1``, and the search itself at twice the budget (the doubling
-test). Budgets are iterations per decision unless the name says equal time. Match-ups
-named ``the_council_*`` are games of The Council (docs/the-council.md) against its expert
-planner and random seats.
+its 95% Wilson interval (an agent in several seats also reports the share of games one of
+them won). The opponents are the expert planner (``expert``), version 0.1's search frozen
+as ``ismcts-v1``, and the search itself at twice the budget (the doubling test). Budgets
+are iterations per decision unless the name says equal time. Match-ups named
+``the_council_*`` are games of The Council (docs/the-council.md) against its expert planner
+and random seats.
 
     python bench/strength.py                       # every match-up (long: see --only)
     python bench/strength.py --only casual_vs_expert_2p --only strong_vs_expert_2p
@@ -81,6 +82,9 @@ def matchups() -> list[tuple[str, list[str], int]]:
     table += [
         ("the_council_ismcts_vs_3_random_4p", [council, "random", "random", "random"], 50),
         ("the_council_ismcts_vs_3_experts_4p", [council, "expert", "expert", "expert"], 50),
+        # Two search seats against two experts: the share of games a search seat wins
+        # (games_won, fair share 0.5) is the team reading of "beats".
+        ("the_council_2_ismcts_vs_2_experts_4p", [council, council, "expert", "expert"], 50),
         ("the_council_ismcts_vs_3_previous_4p", [gate, previous, previous, previous], 50),
         ("the_council_expert_vs_3_random_4p", ["expert", "random", "random", "random"], 50),
     ]
@@ -118,8 +122,13 @@ def main(argv=None) -> int:
         focus = summary["agents"][summary["focus"]]
         print(
             f"{name}: {summary['focus']} wins {focus['win_rate']:.3f} "
-            f"{focus['win_rate_95ci']} over {focus['seats_played']} games; beats others "
-            f"{focus.get('beats_others')} {focus.get('beats_others_95ci')}",
+            f"{focus['win_rate_95ci']} over {focus['seats_played']} seats; beats others "
+            f"{focus.get('beats_others')} {focus.get('beats_others_95ci')}"
+            + (
+                f"; games won {focus['games_won']} {focus['games_won_95ci']}"
+                if "games_won" in focus
+                else ""
+            ),
             file=sys.stderr,
             flush=True,
         )

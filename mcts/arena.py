@@ -150,6 +150,10 @@ class AgentStats:
     beats_total: float = 0.0
     beats_squares: float = 0.0
     beats_n: int = 0
+    # An agent holding several seats of a game plays as a team: the games one of its seats
+    # won (the team reading of "beats", fair share seats / players).
+    games_played: int = 0
+    games_won: float = 0.0
 
     @property
     def win_rate(self) -> float:
@@ -168,6 +172,10 @@ class AgentStats:
             low, high = mean_interval(self.beats_total, self.beats_squares, self.beats_n)
             out["beats_others"] = round(self.beats_total / self.beats_n, 4)
             out["beats_others_95ci"] = [round(low, 4), round(high, 4)]
+        if self.seats_played > self.games_played:
+            low, high = wilson_interval(self.games_won, self.games_played)
+            out["games_won"] = round(self.games_won / self.games_played, 4)
+            out["games_won_95ci"] = [round(low, 4), round(high, 4)]
         return out
 
 
@@ -188,6 +196,12 @@ class ArenaReport:
         self.adjudicated += record.adjudicated
         self.records.append(record)
         ranks = ranks_of(record.scores, record.winners)
+        for label in set(record.seats):
+            stats = self.agents[label]
+            stats.games_played += 1
+            stats.games_won += sum(record.seats[w] == label for w in record.winners) / len(
+                record.winners
+            )
         for seat, label in enumerate(record.seats):
             stats = self.agents[label]
             stats.seats_played += 1
@@ -231,6 +245,9 @@ class ArenaReport:
                 f"{f'[{low:.3f}, {high:.3f}]':>15s} {s['mean_vp']:8.2f}"
                 f" {s.get('beats_others', float('nan')):12.3f}"
             )
+            if "games_won" in s:
+                low, high = s["games_won_95ci"]
+                lines[-1] += f"  games won {s['games_won']:.3f} [{low:.3f}, {high:.3f}]"
         return "\n".join(lines)
 
 

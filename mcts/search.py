@@ -181,7 +181,9 @@ V1_CONFIG = SearchConfig(
 # 0.713, and at 10,000 iterations all of it 0.473 / 0.728 (this: 0.497 / 0.718): beats others
 # +0.01 to +0.02, no gain shown. UCB1's c_uct at the other seats' nodes halved 0.453 / 0.703,
 # doubled 0.422 / 0.683. The heuristic doubling every rank above the empire (as the scoring
-# does), not only the leader's: 0.458 / 0.702.
+# does), not only the leader's: 0.458 / 0.702. Nodes below the root split by the event card
+# turned (a closed loop on that chance, so bids are no longer averaged over the events to
+# come): 0.4425 / 0.686.
 THE_COUNCIL_CONFIG = SearchConfig(
     evaluator="heuristic",
     policy="none",

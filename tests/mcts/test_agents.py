@@ -133,6 +133,27 @@ def test_beats_others_counts_the_other_agents_seats_finished_ahead_of():
     assert report.agents["expert"].beats_total == pytest.approx(0 + 0.5 + 1 + 0)
 
 
+def test_games_won_is_the_team_reading_of_an_agent_with_several_seats():
+    report = ArenaReport(players=4)
+    report.add(GameRecord(1, 0, ("search", "expert", "search", "expert"), (9, 5, 7, 6), (0,), 0, 0))
+    report.add(GameRecord(1, 1, ("expert", "search", "expert", "search"), (9, 5, 7, 6), (0,), 0, 0))
+    # A win shared by a search seat and an expert seat is half a game to each team.
+    report.add(
+        GameRecord(2, 0, ("search", "expert", "search", "expert"), (8, 8, 1, 1), (0, 1), 0, 0)
+    )
+    data = report.to_dict()["agents"]
+    assert data["search"]["games_won"] == pytest.approx(1.5 / 3, abs=1e-4)
+    assert data["expert"]["games_won"] == pytest.approx(1.5 / 3, abs=1e-4)
+    assert data["search"]["games_won_95ci"] == [round(x, 4) for x in wilson_interval(1.5, 3)]
+    # Per seat the win rate is half that: each team holds two of the four seats.
+    assert data["search"]["win_rate"] == pytest.approx(1.5 / 6, abs=1e-4)
+    assert "games won 0.500" in report.to_text()
+    # One seat a game: the team reading is the win rate, so it is not repeated.
+    one = ArenaReport(players=2)
+    one.add(GameRecord(1, 0, ("search", "expert"), (9, 5), (0,), 0, 0))
+    assert "games_won" not in one.to_dict()["agents"]["search"]
+
+
 def test_mean_interval():
     low, high = mean_interval(total=5.0, squares=5.0, n=10)  # five 0s and five 1s
     assert (low + high) / 2 == pytest.approx(0.5)
