@@ -150,10 +150,10 @@ class AgentStats:
     beats_total: float = 0.0
     beats_squares: float = 0.0
     beats_n: int = 0
-    # An agent holding several seats of a game plays as a team: the games one of its seats
-    # won (the team reading of "beats", fair share seats / players).
+    # An agent holding several seats of a game plays as a team: its wins over the games it
+    # sat in are the games one of its seats won (the team reading of "beats", fair share
+    # seats / players).
     games_played: int = 0
-    games_won: float = 0.0
 
     @property
     def win_rate(self) -> float:
@@ -173,8 +173,8 @@ class AgentStats:
             out["beats_others"] = round(self.beats_total / self.beats_n, 4)
             out["beats_others_95ci"] = [round(low, 4), round(high, 4)]
         if self.seats_played > self.games_played:
-            low, high = wilson_interval(self.games_won, self.games_played)
-            out["games_won"] = round(self.games_won / self.games_played, 4)
+            low, high = wilson_interval(self.wins, self.games_played)
+            out["games_won"] = round(self.wins / self.games_played, 4)
             out["games_won_95ci"] = [round(low, 4), round(high, 4)]
         return out
 
@@ -197,11 +197,7 @@ class ArenaReport:
         self.records.append(record)
         ranks = ranks_of(record.scores, record.winners)
         for label in set(record.seats):
-            stats = self.agents[label]
-            stats.games_played += 1
-            stats.games_won += sum(record.seats[w] == label for w in record.winners) / len(
-                record.winners
-            )
+            self.agents[label].games_played += 1
         for seat, label in enumerate(record.seats):
             stats = self.agents[label]
             stats.seats_played += 1
