@@ -120,18 +120,14 @@ def main(argv=None) -> int:
         summary["seconds"] = round(time.perf_counter() - started, 1)
         results[name] = summary
         focus = summary["agents"][summary["focus"]]
-        print(
+        line = (
             f"{name}: {summary['focus']} wins {focus['win_rate']:.3f} "
             f"{focus['win_rate_95ci']} over {focus['seats_played']} seats; beats others "
             f"{focus.get('beats_others')} {focus.get('beats_others_95ci')}"
-            + (
-                f"; games won {focus['games_won']} {focus['games_won_95ci']}"
-                if "games_won" in focus
-                else ""
-            ),
-            file=sys.stderr,
-            flush=True,
         )
+        if "games_won" in focus:
+            line += f"; games won {focus['games_won']} {focus['games_won_95ci']}"
+        print(line, file=sys.stderr, flush=True)
         if args.out:
             args.out.write_text(json.dumps(results, indent=2) + "\n")
     print(json.dumps(results, indent=2))

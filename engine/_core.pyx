@@ -8,7 +8,7 @@ its inner loop. ``State`` wraps the struct for Python.
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport int8_t, int16_t, uint16_t, uint64_t
 
-from council.engine._random cimport game_rng
+from council.engine._random cimport game_rng, seed_word
 
 import collections
 import enum
@@ -1074,7 +1074,7 @@ cdef class State:
         cdef State st = State.__new__(State)
         setup_game(&st.s, config.players, config.layout_index, config.max_coins,
                    config.assistant_supply, config.permit_tie_all_score,
-                   config.nobility_bonus_on_pass, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+                   config.nobility_bonus_on_pass, seed_word(seed))
         return st
 
     def clone(self):
@@ -1187,13 +1187,13 @@ cdef class State:
         if self.s.viewer < 0:
             raise ValueError("determinize needs a view (call view(player) first)")
         cdef State st = self.clone()
-        determinize(&st.s, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        determinize(&st.s, seed_word(seed))
         return st
 
     def reseed(self, seed):
         """Replace the chance seed of a full state (future draws change, nothing else)."""
         self._require_full("reseed")
-        self.s.rng = mix_seed(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        self.s.rng = mix_seed(seed_word(seed))
 
     # -- outcome -------------------------------------------------------------------------
     def scores(self):

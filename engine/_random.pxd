@@ -13,6 +13,12 @@ cdef inline uint64_t next_random(uint64_t* rng) noexcept nogil:
     return z ^ (z >> 31)
 
 
+cdef inline uint64_t seed_word(object seed):
+    """A Python integer seed as the RNG's 64-bit word: its low 64 bits, so that negative
+    and larger seeds wrap instead of overflowing."""
+    return <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+
+
 cdef inline int random_below(uint64_t* rng, int n) noexcept nogil:
     # Lemire's multiply-shift; the bias for n < 1000 is below 1e-16.
     return <int>(((next_random(rng) >> 32) * <uint64_t>n) >> 32)

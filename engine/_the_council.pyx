@@ -28,7 +28,7 @@ import numpy as np
 
 from council.engine._core import IllegalActionError
 from council.engine._raw import raw_to_struct, struct_to_raw
-from council.engine._random cimport game_rng, next_random, random_below
+from council.engine._random cimport game_rng, next_random, random_below, seed_word
 
 # ---------------------------------------------------------------------------------------
 # Card tables (TC1), from the package's card list.
@@ -535,7 +535,7 @@ cdef class TheCouncilState:
             raise ValueError(f"players: The Council seats {TC_MIN_PLAYERS} to "
                              f"{TC_MAX_PLAYERS}, got {players}")
         cdef TheCouncilState st = TheCouncilState.__new__(TheCouncilState)
-        tc_new_game(&st.s, players, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        tc_new_game(&st.s, players, seed_word(seed))
         return st
 
     def clone(self):
@@ -706,14 +706,14 @@ cdef class TheCouncilState:
         if self.s.viewer < 0:
             raise ValueError("determinize needs a view (call view(seat) first)")
         cdef TheCouncilState st = self.clone()
-        tc_determinize(&st.s, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        tc_determinize(&st.s, seed_word(seed))
         return st
 
     def reseed(self, seed):
         """Replace the chance state of a full state from `seed` (the shuffles of the hands to
         come change, nothing else): the service's ApplyAction with a seed."""
         self._require_full("reseed")
-        self.s.rng = game_rng(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF),
+        self.s.rng = game_rng(seed_word(seed),
                               <uint64_t>0x7463726573656564)  # "tcreseed"
 
     # -- outcome -------------------------------------------------------------------------
@@ -745,7 +745,7 @@ cdef class TheCouncilState:
     def random_playout(self, seed):
         """Play uniformly random actions in place until the end; returns actions played."""
         self._require_full("random_playout")
-        cdef uint64_t rng = game_rng(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), 0)
+        cdef uint64_t rng = game_rng(seed_word(seed), 0)
         cdef int buf[TC_N_ACTIONS]
         cdef int n, steps = 0
         with nogil:

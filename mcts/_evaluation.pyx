@@ -26,6 +26,7 @@ from council.engine._core cimport (
     K_ELECT, K_ACQUIRE, K_BUILD_PERMIT, K_BUILD_KING, K_QUICK_ELECT, K_PAY, K_CHOOSE_TOKEN,
     K_CHOOSE_FREE_PERMIT, K_CHOOSE_PERMIT_BONUS,
 )
+from council.engine._random cimport seed_word
 
 cdef extern from *:
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
@@ -673,7 +674,7 @@ def redealt_win_chances_of(State state, int viewer, model, int redeals, seed):
     ValueModel's mean over `redeals` random deals (from `seed`) of what it cannot see."""
     cdef ValueNet net
     cdef double win[MAX_PLAYERS]
-    cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    cdef uint64_t rng = seed_word(seed)
     if state.s.viewer >= 0:
         raise ValueError("the value model needs a full state")
     if not 0 <= viewer < state.s.n_players:
