@@ -6,8 +6,8 @@ its 95% Wilson interval (an agent in several seats also reports the share of gam
 them won). The opponents are the expert planner (``expert``), version 0.1's search frozen
 as ``ismcts-v1``, and the search itself at twice the budget (the doubling test). Budgets
 are iterations per decision unless the name says equal time. Match-ups named
-``the_council_*`` are games of The Council (docs/the-council.md) against its expert planner
-and random seats.
+``the_council_*`` are games of The Council (docs/the-council.md) at its own preset budgets,
+against its expert planner, random seats and its weaker presets.
 
     python bench/strength.py                       # every match-up (long: see --only)
     python bench/strength.py --only casual_vs_expert_2p --only strong_vs_expert_2p
@@ -30,17 +30,17 @@ from council.engine import GameConfig, TheCouncilConfig
 from council.mcts.agents import agent_label, parse_agent
 from council.mcts.arena import run_arena
 from council.server.presets import BY_NAME
+from council.v1 import game_pb2 as pb
 
 
-def _preset(name: str, factor: int = 1, engine: str = "ismcts") -> str:
-    return f"{engine}:iterations={BY_NAME[name].iterations * factor}"
+def _preset(
+    name: str, factor: int = 1, engine: str = "ismcts", game: int = pb.GAME_COUNCIL_OF_FOUR
+) -> str:
+    return f"{engine}:iterations={BY_NAME[name].budget(game).iterations * factor}"
 
 
 # The value model the search shipped with before the current one, kept as its baseline.
 PREVIOUS_VALUE_MODEL = os.path.relpath(Path(__file__).resolve().parent / "models" / "value-g4.npz")
-
-# The Council's search budget in its match-ups (iterations per decision).
-THE_COUNCIL_ITERATIONS = 3000
 
 
 def matchups() -> list[tuple[str, list[str], int]]:
@@ -74,7 +74,9 @@ def matchups() -> list[tuple[str, list[str], int]]:
     table.append((f"preset_{names[0]}_vs_expert_2p", [_preset(names[0]), "expert"], 100))
     for lower, upper in zip(names, names[1:], strict=False):
         table.append((f"preset_{upper}_vs_{lower}_2p", [_preset(upper), _preset(lower)], 100))
-    council = f"ismcts:iterations={THE_COUNCIL_ITERATIONS}"
+    # The Council's match-ups search at its own preset budgets.
+    tc_preset = {p: _preset(p, game=pb.GAME_THE_COUNCIL) for p in names}
+    council = tc_preset["strong"]
     # Against the previous version (uniformly random rollouts, secret choices searched as
     # tree nodes, c_uct 0.2) at 1,000 iterations, as every seat searches.
     gate = "ismcts:iterations=1000"
@@ -88,6 +90,24 @@ def matchups() -> list[tuple[str, list[str], int]]:
         ("the_council_ismcts_vs_3_previous_4p", [gate, previous, previous, previous], 50),
         ("the_council_expert_vs_3_random_4p", ["expert", "random", "random", "random"], 50),
     ]
+    # The Council's presets: each one seat against three of the preset below, the weakest
+    # against three experts.
+    table.append(
+        (
+            f"the_council_preset_{names[0]}_vs_3_experts_4p",
+            [tc_preset[names[0]]] + ["expert"] * 3,
+            50,
+        )
+    )
+    for lower, upper in zip(names, names[1:], strict=False):
+        table.append(
+            (
+                f"the_council_preset_{upper}_vs_3_{lower}_4p",
+                [tc_preset[upper]] + [tc_preset[lower]] * 3,
+                50,
+            )
+        )
+    table.append(("the_council_casual_vs_3_experts_4p", [tc_preset["casual"]] + ["expert"] * 3, 50))
     return table
 
 

@@ -17,6 +17,16 @@ into a budget with ``search_budget``, its own caps applied last:
     >>> limits = search_limits("strong", time_s=0.5)  # explicit limits only shorten a preset
     >>> search_budget(limits, "casual", max_iterations=1000, max_time_s=10.0)
     (1000, 0.5)
+
+Each game has its own budgets (GetEngineInfo lists them in ``games[i].presets``):
+
+    >>> from council.v1 import game_pb2 as pb
+    >>> strong = search_limits("strong")
+    >>> search_budget(strong, "casual", max_iterations=100_000, max_time_s=10.0)
+    (5000, 10.0)
+    >>> search_budget(strong, "casual", max_iterations=100_000, max_time_s=10.0,
+    ...               game=pb.GAME_THE_COUNCIL)
+    (10000, 10.0)
 """
 
 from __future__ import annotations
@@ -29,37 +39,81 @@ from council.v1 import game_pb2 as pb
 
 
 @dataclass(frozen=True)
+class Budget:
+    """A preset's budget in one game."""
+
+    iterations: int | None
+    time_s: float | None
+    description: str  # what a player can expect of it (how it ranks; no figures)
+
+
+@dataclass(frozen=True)
 class Preset:
     name: str
     value: pb.StrengthPreset
-    iterations: int | None
-    time_s: float | None
-    description: str
+    budgets: dict[int, Budget]  # by pb.Game: every game served
+
+    def budget(self, game: int = pb.GAME_COUNCIL_OF_FOUR) -> Budget:
+        """The budget in `game` (GAME_UNSPECIFIED is Council of Four, the default game)."""
+        return self.budgets[game or pb.GAME_COUNCIL_OF_FOUR]
 
 
-# The measured figures (win rates between presets and against the expert) are in the README,
-# from bench/strength.py; a description only says how the presets rank, so it cannot go stale.
+COUNCIL_OF_FOUR, THE_COUNCIL = pb.GAME_COUNCIL_OF_FOUR, pb.GAME_THE_COUNCIL
+
+# The measured figures (win rates between presets and against each game's expert) are in
+# the README, from bench/strength.py; a description only says how the presets rank, so it
+# cannot go stale. The Council's strong searches twice Council of Four's iterations: its
+# search still gains measurably from 5,000 to 10,000 against its expert, Council of Four's
+# no longer does.
 PRESETS: tuple[Preset, ...] = (
     Preset(
         "beginner",
         pb.STRENGTH_PRESET_BEGINNER,
-        50,
-        None,
-        "50 iterations (about 1 ms a move): a little stronger than the expert planner",
+        {
+            COUNCIL_OF_FOUR: Budget(
+                50,
+                None,
+                "50 iterations (about 1 ms a move): a little stronger than the expert planner",
+            ),
+            THE_COUNCIL: Budget(
+                50, None, "50 iterations (under 1 ms a move): weaker than the expert planner"
+            ),
+        },
     ),
     Preset(
         "casual",
         pb.STRENGTH_PRESET_CASUAL,
-        300,
-        None,
-        "300 iterations (about 5 ms): the default; clearly stronger than beginner",
+        {
+            COUNCIL_OF_FOUR: Budget(
+                300,
+                None,
+                "300 iterations (about 5 ms): the default; clearly stronger than beginner",
+            ),
+            THE_COUNCIL: Budget(
+                300,
+                None,
+                "300 iterations (about 4 ms): the default; a little stronger than the expert "
+                "planner, clearly stronger than beginner",
+            ),
+        },
     ),
     Preset(
         "strong",
         pb.STRENGTH_PRESET_STRONG,
-        5000,
-        None,
-        "5000 iterations (about 0.07 s on one core): the strongest; clearly stronger than casual",
+        {
+            COUNCIL_OF_FOUR: Budget(
+                5000,
+                None,
+                "5000 iterations (about 0.07 s on one core): the strongest; clearly stronger "
+                "than casual",
+            ),
+            THE_COUNCIL: Budget(
+                10000,
+                None,
+                "10000 iterations (about 0.12 s on one core): the strongest; clearly stronger "
+                "than casual",
+            ),
+        },
     ),
 )
 
@@ -94,28 +148,34 @@ def search_limits(
 
 
 def search_budget(
-    limits: pb.SearchLimits, default_preset: str, *, max_iterations: int, max_time_s: float
+    limits: pb.SearchLimits,
+    default_preset: str,
+    *,
+    max_iterations: int,
+    max_time_s: float,
+    game: int = pb.GAME_COUNCIL_OF_FOUR,
 ) -> tuple[int | None, float]:
-    """The (iterations, seconds) a request's `limits` allow, capped by the server's limits.
+    """The (iterations, seconds) a request's `limits` allow in `game`, capped by the server's
+    limits.
 
     A preset gives the budget and explicit limits can only shorten it; with neither, the
     `default_preset` applies; explicit limits alone are used as given. No iteration limit is
     None; the time is always finite. INVALID_ARGUMENT (``RpcError``) names every bad field.
     """
     violations = []
-    iterations: int | None
-    time_s: float | None
+    preset: Preset | None = None
     if limits.preset != pb.STRENGTH_PRESET_UNSPECIFIED:
         preset = BY_VALUE.get(limits.preset)
         if preset is None:
             violations.append(("limits.preset", f"unknown preset {limits.preset}"))
             preset = BY_NAME[default_preset]
-        iterations, time_s = preset.iterations, preset.time_s
-    elif limits.HasField("iterations") or limits.HasField("max_time"):
-        iterations, time_s = None, None
-    else:
+    elif not (limits.HasField("iterations") or limits.HasField("max_time")):
         preset = BY_NAME[default_preset]
-        iterations, time_s = preset.iterations, preset.time_s
+    iterations: int | None = None
+    time_s: float | None = None
+    if preset is not None:
+        budget = preset.budget(game)
+        iterations, time_s = budget.iterations, budget.time_s
     if limits.HasField("iterations"):
         if limits.iterations < 1:
             violations.append(("limits.iterations", f"must be at least 1, got {limits.iterations}"))

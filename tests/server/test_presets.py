@@ -15,8 +15,8 @@ from council.v1 import game_pb2 as pb
 CAPS = {"max_iterations": 2_000_000, "max_time_s": 30.0}
 
 
-def budget(limits: pb.SearchLimits, default: str = "casual", **caps):
-    return presets.search_budget(limits, default, **{**CAPS, **caps})
+def budget(limits: pb.SearchLimits, default: str = "casual", **options):
+    return presets.search_budget(limits, default, **{**CAPS, **options})
 
 
 def seconds(s: float) -> duration_pb2.Duration:
@@ -36,6 +36,19 @@ def test_a_preset_gives_the_budget_and_explicit_limits_only_shorten_it():
     assert budget(pb.SearchLimits(preset=strong, iterations=100)) == (100, 30.0)
     assert budget(pb.SearchLimits(preset=strong, iterations=10**6)) == (5000, 30.0)
     assert budget(pb.SearchLimits(preset=strong, max_time=seconds(0.5))) == (5000, 0.5)
+
+
+def test_each_game_has_its_own_budgets():
+    the_council = {"game": pb.GAME_THE_COUNCIL}
+    strong = pb.SearchLimits(preset=pb.STRENGTH_PRESET_STRONG)
+    assert budget(strong, **the_council) == (10_000, 30.0)
+    assert budget(pb.SearchLimits(), "strong", **the_council) == (10_000, 30.0)
+    assert budget(pb.SearchLimits(), **the_council) == (300, 30.0)
+    # GAME_UNSPECIFIED is Council of Four, the default game.
+    assert budget(strong, game=pb.GAME_UNSPECIFIED) == budget(strong) == (5000, 30.0)
+    # Every preset has a budget in every game served.
+    games = set(pb.Game.values()) - {pb.GAME_UNSPECIFIED}
+    assert all(set(p.budgets) == games for p in presets.PRESETS)
 
 
 def test_explicit_limits_alone_are_used_as_given_within_the_caps():

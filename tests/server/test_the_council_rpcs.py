@@ -10,6 +10,7 @@ from pathlib import Path
 import grpc
 import pytest
 from google.protobuf import json_format
+from google.protobuf.duration_pb2 import Duration
 from server_helpers import violations
 from test_http import call, message_json
 
@@ -128,6 +129,18 @@ def test_engine_info_lists_both_games(stub):
         ("ACTION_KIND_REVEAL", 51, 32),
     ]
     assert tc.default_config == pb.GameConfig(game=THE_COUNCIL, players=4)
+    # Each game lists its own preset budgets; the top-level list is Council of Four's.
+    assert list(cof.presets) == list(info.presets)
+    assert [(p.name, p.iterations) for p in cof.presets] == [
+        ("beginner", 50),
+        ("casual", 300),
+        ("strong", 5000),
+    ]
+    assert [(p.name, p.iterations) for p in tc.presets] == [
+        ("beginner", 50),
+        ("casual", 300),
+        ("strong", 10_000),
+    ]
 
 
 def test_engine_info_lists_the_councils_cards(stub):
@@ -334,15 +347,20 @@ def test_recommend_action_searches_the_seats_view(stub):
     assert sum(c.visits for c in result.candidates) == 200
     assert result.principal_variation[0] == result.action
     assert result.action.text == state.action_to_text(result.action.id)
-    # A preset is the same iteration table as Council of Four's.
-    beginner = stub.RecommendAction(
-        spb.RecommendActionRequest(
-            state=state_to_proto(state),
-            limits=pb.SearchLimits(preset=pb.STRENGTH_PRESET_BEGINNER),
-            max_candidates=2,
-        )
-    ).result
+    # A preset is The Council's own budget: strong is 10,000 iterations here (Council of
+    # Four's 5,000), stopped early by the time asked for.
+    beginner, strong = (
+        stub.RecommendAction(
+            spb.RecommendActionRequest(
+                state=state_to_proto(state),
+                limits=pb.SearchLimits(preset=preset, max_time=Duration(nanos=50_000_000)),
+                max_candidates=2,
+            )
+        ).result
+        for preset in (pb.STRENGTH_PRESET_BEGINNER, pb.STRENGTH_PRESET_STRONG)
+    )
     assert beginner.stats.iteration_budget == 50 and len(beginner.candidates) <= 2
+    assert strong.stats.iteration_budget == 10_000
     # The seat to move only.
     with pytest.raises(grpc.RpcError) as e:
         stub.RecommendAction(
