@@ -3,8 +3,9 @@
 The single table of the service's strengths, weakest first. Iteration budgets keep a
 preset's answers reproducible (same view and seed, same action) and independent of the
 machine's speed; the RPC deadline and the server's ``max_search_time`` still cap them.
-Each preset beats the one below it in head-to-head games (2 players, seats rotated, 200
-games each, ``python bench/strength.py``); the figures are in docs/service.md and the README.
+Each preset beats the one below it in each game (Council of Four: head to head, 2 players;
+The Council: one seat against three of the preset below; seats rotated, 200 games each,
+``python bench/strength.py``); the figures are in docs/service.md and the README.
 
 A client builds the request's ``SearchLimits`` with ``search_limits``; the server turns them
 into a budget with ``search_budget``, its own caps applied last:
