@@ -265,27 +265,25 @@ def engine_info_proto(
         setattr(response.default_config, name, value)
     for kind, offset, size in _council_of_four_ranges():
         response.action_ranges.add(kind=kind, offset=offset, size=size)
-    _add_game_infos(response.games, max_search_time_s)
-    _add_presets(response.presets, pb.GAME_COUNCIL_OF_FOUR, max_search_time_s)
+    _add_game_infos(response.games)
+    _add_presets(response.presets, pb.GAME_COUNCIL_OF_FOUR)
     response.max_search_time.CopyFrom(duration(max_search_time_s))
     return response
 
 
-def _add_presets(field, game: int, max_search_time_s: float) -> None:
-    """Append each preset's budget in `game`, weakest first."""
+def _add_presets(field, game: int) -> None:
+    """Append each preset's budget in `game`, weakest first (iterations only: no max_time)."""
     for p in presets.PRESETS:
         budget = p.budget(game)
-        info = field.add(
+        field.add(
             preset=p.value,
             name=p.name,
-            iterations=budget.iterations or 0,
+            iterations=budget.iterations,
             description=budget.description,
         )
-        if budget.time_s is not None:
-            info.max_time.CopyFrom(duration(min(budget.time_s, max_search_time_s)))
 
 
-def _add_game_infos(field, max_search_time_s: float) -> None:
+def _add_game_infos(field) -> None:
     """Append a GameInfo for each game, Council of Four first (GAME_CONFIGS' order)."""
     facts = {
         GameConfig: (pb.GAME_COUNCIL_OF_FOUR, FORMAT, NUM_ACTIONS, _council_of_four_ranges()),
@@ -310,7 +308,7 @@ def _add_game_infos(field, max_search_time_s: float) -> None:
             info.action_ranges.add(kind=kind, offset=offset, size=size)
         for f, value in dataclasses.asdict(config_class()).items():
             setattr(info.default_config, f, value)
-        _add_presets(info.presets, game, max_search_time_s)
+        _add_presets(info.presets, game)
         if config_class is TheCouncilConfig:
             info.default_config.game = game
             _add_the_council_cards(info)

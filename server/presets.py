@@ -41,11 +41,17 @@ from council.v1 import game_pb2 as pb
 
 @dataclass(frozen=True)
 class Budget:
-    """A preset's budget in one game."""
+    """A preset's budget in one game: an iteration count, so that its answers are
+    reproducible."""
 
-    iterations: int | None
-    time_s: float | None
-    description: str  # what a player can expect of it (how it ranks; no figures)
+    iterations: int
+    timing: str  # about how long a move takes, e.g. "about 5 ms"
+    ranking: str  # how it ranks against the expert and the other presets (no figures)
+
+    @property
+    def description(self) -> str:
+        """What a player can expect of it (GetEngineInfo's PresetInfo.description)."""
+        return f"{self.iterations} iterations ({self.timing}): {self.ranking}"
 
 
 @dataclass(frozen=True)
@@ -62,7 +68,7 @@ class Preset:
 COUNCIL_OF_FOUR, THE_COUNCIL = pb.GAME_COUNCIL_OF_FOUR, pb.GAME_THE_COUNCIL
 
 # The measured figures (win rates between presets and against each game's expert) are in
-# the README, from bench/strength.py; a description only says how the presets rank, so it
+# the README, from bench/strength.py; a ranking only says how the presets rank, so it
 # cannot go stale. The Council's strong searches twice Council of Four's iterations: its
 # search still gains measurably from 5,000 to 10,000 against its expert, Council of Four's
 # no longer does.
@@ -72,13 +78,9 @@ PRESETS: tuple[Preset, ...] = (
         pb.STRENGTH_PRESET_BEGINNER,
         {
             COUNCIL_OF_FOUR: Budget(
-                50,
-                None,
-                "50 iterations (about 1 ms a move): a little stronger than the expert planner",
+                50, "about 1 ms a move", "a little stronger than the expert planner"
             ),
-            THE_COUNCIL: Budget(
-                50, None, "50 iterations (under 1 ms a move): weaker than the expert planner"
-            ),
+            THE_COUNCIL: Budget(50, "under 1 ms a move", "weaker than the expert planner"),
         },
     ),
     Preset(
@@ -86,15 +88,13 @@ PRESETS: tuple[Preset, ...] = (
         pb.STRENGTH_PRESET_CASUAL,
         {
             COUNCIL_OF_FOUR: Budget(
-                300,
-                None,
-                "300 iterations (about 5 ms): the default; clearly stronger than beginner",
+                300, "about 5 ms", "the default; clearly stronger than beginner"
             ),
             THE_COUNCIL: Budget(
                 300,
-                None,
-                "300 iterations (about 4 ms): the default; a little stronger than the expert "
-                "planner, clearly stronger than beginner",
+                "about 4 ms",
+                "the default; a little stronger than the expert planner, clearly stronger "
+                "than beginner",
             ),
         },
     ),
@@ -103,16 +103,10 @@ PRESETS: tuple[Preset, ...] = (
         pb.STRENGTH_PRESET_STRONG,
         {
             COUNCIL_OF_FOUR: Budget(
-                5000,
-                None,
-                "5000 iterations (about 0.07 s on one core): the strongest; clearly stronger "
-                "than casual",
+                5000, "about 0.07 s on one core", "the strongest; clearly stronger than casual"
             ),
             THE_COUNCIL: Budget(
-                10000,
-                None,
-                "10000 iterations (about 0.12 s on one core): the strongest; clearly stronger "
-                "than casual",
+                10000, "about 0.12 s on one core", "the strongest; clearly stronger than casual"
             ),
         },
     ),
@@ -172,11 +166,8 @@ def search_budget(
             preset = BY_NAME[default_preset]
     elif not (limits.HasField("iterations") or limits.HasField("max_time")):
         preset = BY_NAME[default_preset]
-    iterations: int | None = None
+    iterations = None if preset is None else preset.budget(game).iterations
     time_s: float | None = None
-    if preset is not None:
-        budget = preset.budget(game)
-        iterations, time_s = budget.iterations, budget.time_s
     if limits.HasField("iterations"):
         if limits.iterations < 1:
             violations.append(("limits.iterations", f"must be at least 1, got {limits.iterations}"))
@@ -188,7 +179,7 @@ def search_budget(
         if not (t > 0 and -1e9 < d.nanos < 1e9 and (d.seconds >= 0) == (d.nanos >= 0)):
             violations.append(("limits.max_time", "must be a positive duration"))
         else:
-            time_s = min(time_s or t, t)
+            time_s = t
     if violations:
         raise invalid(violations)
     if iterations is not None:

@@ -205,7 +205,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             cfg.default_preset,
             max_iterations=cfg.max_iterations,
             max_time_s=cfg.max_search_time_s,
-            game=pb.GAME_COUNCIL_OF_FOUR if isinstance(state, State) else pb.GAME_THE_COUNCIL,
+            game=request.state.config.game,
         )
         if request.max_candidates < 0:
             raise invalid([("max_candidates", "must be >= 0")])
