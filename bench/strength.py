@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -36,11 +35,15 @@ from council.v1 import game_pb2 as pb
 def _preset(
     name: str, factor: int = 1, engine: str = "ismcts", game: int = pb.GAME_COUNCIL_OF_FOUR
 ) -> str:
-    return f"{engine}:iterations={BY_NAME[name].budget(game).iterations * factor}"
+    budget = BY_NAME[name].budget(game)
+    # ismcts-v1 is frozen with its own settings; the others search with the preset's.
+    settings = "" if engine == "ismcts-v1" else "".join(f",{k}={v}" for k, v in budget.settings)
+    return f"{engine}:iterations={budget.iterations * factor}{settings}"
 
 
-# The value model the search shipped with before the current one, kept as its baseline.
-PREVIOUS_VALUE_MODEL = os.path.relpath(Path(__file__).resolve().parent / "models" / "value-g4.npz")
+# The strong preset as it shipped before its settings were tuned (first-play urgency 0.1):
+# the previous version, kept as a baseline.
+PREVIOUS_STRONG = "ismcts:iterations=5000"
 
 
 def matchups() -> list[tuple[str, list[str], int]]:
@@ -50,8 +53,7 @@ def matchups() -> list[tuple[str, list[str], int]]:
         ("casual_vs_expert_2p", [casual, "expert"], 100),
         ("strong_vs_expert_2p", [strong, "expert"], 100),
         ("casual_vs_v1_casual_2p", [casual, _preset("casual", engine="ismcts-v1")], 100),
-        # The previous version: generation 4 of the value model.
-        ("strong_vs_value_g4_2p", [strong, f"{strong},value_model={PREVIOUS_VALUE_MODEL}"], 100),
+        ("strong_vs_previous_2p", [strong, PREVIOUS_STRONG], 100),
         # Equal time: 0.05 s a move is about what ismcts-v1 spends on strong's 5,000 iterations.
         ("strong_vs_v1_equal_time_2p", ["ismcts:time_s=0.05", "ismcts-v1:time_s=0.05"], 100),
         ("strong_vs_3_experts_4p", [strong, "expert", "expert", "expert"], 50),

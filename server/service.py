@@ -16,7 +16,7 @@ import secrets
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from council.engine import IllegalActionError, Position, State, TheCouncilState
 from council.engine import _the_council as the_council
@@ -210,8 +210,14 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         if request.max_candidates < 0:
             raise invalid([("max_candidates", "must be >= 0")])
         view = state if state.is_view else state.view(seat)
-        # The server's search settings are Council of Four's; The Council has its own.
+        # The server's search settings are Council of Four's; The Council has its own. The
+        # preset that sets the budget may tune them (presets.Budget.settings).
         config = self.config.search_config if isinstance(view, State) else default_config(view)
+        settings = presets.search_settings(
+            request.limits, cfg.default_preset, request.state.config.game
+        )
+        if settings:
+            config = replace(config, **settings)
         return _Plan(view, seat, iterations, time_s, request.seed, request.max_candidates, config)
 
     def _action(self, request, state: Position) -> tuple[int, str]:

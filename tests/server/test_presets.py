@@ -8,6 +8,7 @@ import grpc
 import pytest
 from google.protobuf import duration_pb2
 
+from council.mcts.search import SearchConfig
 from council.server import presets
 from council.server.errors import RpcError
 from council.v1 import game_pb2 as pb
@@ -78,3 +79,21 @@ def test_preset_value_and_search_limits():
     assert presets.search_limits("beginner", 20, 0.25) == pb.SearchLimits(
         preset=pb.STRENGTH_PRESET_BEGINNER, iterations=20, max_time=seconds(0.25)
     )
+
+
+def test_the_preset_that_sets_the_budget_brings_its_search_settings():
+    settings = presets.search_settings
+    strong = pb.STRENGTH_PRESET_STRONG
+    tuned = {"fpu_reduction": 0.3}  # measured best at strong's budget only
+    assert settings(pb.SearchLimits(preset=strong), "casual") == tuned
+    assert settings(pb.SearchLimits(preset=strong, iterations=40), "casual") == tuned
+    assert settings(pb.SearchLimits(), "strong") == tuned  # the default preset
+    assert settings(pb.SearchLimits(), "casual") == {}
+    assert settings(pb.SearchLimits(preset=pb.STRENGTH_PRESET_BEGINNER), "strong") == {}
+    # Explicit limits alone keep the server's settings; so does The Council's strong.
+    assert settings(pb.SearchLimits(iterations=5000), "strong") == {}
+    assert settings(pb.SearchLimits(preset=strong), "casual", pb.GAME_THE_COUNCIL) == {}
+    # Every preset's settings name SearchConfig fields with valid values.
+    for p in presets.PRESETS:
+        for b in p.budgets.values():
+            SearchConfig(**dict(b.settings)).validate()

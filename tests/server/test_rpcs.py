@@ -17,7 +17,8 @@ from server_helpers import finished, played, to_proto, violations
 from council.engine import GameConfig, State
 from council.engine.actions import Action
 from council.engine.serialize import state_from_json, state_from_proto, state_to_json
-from council.mcts.search import SearchLimits, search
+from council.mcts.search import SearchConfig, SearchLimits, search
+from council.server import presets
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 
@@ -250,6 +251,25 @@ def test_recommend_action_preset_and_max_candidates(stub):
         )
     )
     assert shorter.result.stats.iterations == 40
+
+
+def test_a_preset_searches_with_its_own_settings(stub):
+    # strong's budget comes with its own search settings (presets.Budget.settings): the reply
+    # is the search's under them, not under the server's.
+    state = played(2, seed=3, actions=10)
+    view = state.view(state.current_player)
+    strong = presets.BY_NAME["strong"].budget()
+    limits = SearchLimits(iterations=strong.iterations)
+    tuned = search(view, limits, SearchConfig(**dict(strong.settings)), seed=5)
+    plain = search(view, limits, seed=5)
+    response = stub.RecommendAction(
+        spb.RecommendActionRequest(
+            state=to_proto(state), limits=pb.SearchLimits(preset=pb.STRENGTH_PRESET_STRONG), seed=5
+        )
+    )
+    visits = [(c.action.id, c.visits) for c in response.result.candidates]
+    assert visits == [(c.action, c.visits) for c in tuned.candidates]
+    assert visits != [(c.action, c.visits) for c in plain.candidates]
 
 
 def test_analyze_position_streams_progress_then_one_final(stub):
