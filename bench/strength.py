@@ -43,7 +43,7 @@ def _preset(
 
 # The strong preset as it shipped before its settings were tuned (first-play urgency 0.1):
 # the previous version, kept as a baseline.
-PREVIOUS_STRONG = "ismcts:iterations=5000"
+PREVIOUS_STRONG = f"ismcts:iterations={BY_NAME['strong'].budget().iterations}"
 
 
 def matchups() -> list[tuple[str, list[str], int]]:
