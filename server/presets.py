@@ -108,8 +108,8 @@ PRESETS: tuple[Preset, ...] = (
         pb.STRENGTH_PRESET_STRONG,
         {
             # A larger first-play urgency (untried moves valued 0.3 below their visited
-            # siblings' mean, not 0.1) wins 0.551 [0.516, 0.585] at 5,000 iterations over
-            # 800 games, and loses at 300 and 50 (docs/learning.md).
+            # siblings' mean, not the search's 0.1) pays at this budget and loses at casual's
+            # and beginner's (figures in docs/learning.md).
             COUNCIL_OF_FOUR: Budget(
                 5000,
                 "about 0.07 s on one core",
