@@ -33,7 +33,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/cython-lint engine mcts
-	mkdir -p build/mypy/council && for d in engine mcts server ladder proto/council/v1; do ln -sfn "$(CURDIR)/$$d" build/mypy/council/$${d##*/}; done && $(VENV)/bin/mypy
+	mkdir -p build/mypy/council && for d in engine mcts learning server ladder proto/council/v1; do ln -sfn "$(CURDIR)/$$d" build/mypy/council/$${d##*/}; done && $(VENV)/bin/mypy
 
 # Bounds checks and the undefined-behaviour sanitizer on, built apart from the main build.
 debug-build: $(STAMP)

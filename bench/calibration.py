@@ -17,7 +17,7 @@ import sys
 
 import numpy as np
 
-from council.mcts.selfplay import read_shard, shard_paths
+from council.learning.selfplay import read_shard, shard_paths
 
 
 def scores(p: np.ndarray, y: np.ndarray) -> dict:

@@ -18,25 +18,47 @@ measures from client threads in this process and prints one JSON object:
 * ``error_reply_for_48kb_value``: the size of the error a client receives for a position
   whose king city is a 48 KB string (status message, details and the whole trailing
   metadata; the target is well under 8 KB, a C-core client's default metadata limit);
+* ``decompression_bomb``: the HTTP port refusing a gzip bomb (1 GiB of zeros in 1 MB, as
+  Connect's Content-Encoding and a gRPC-Web message): the server's peak resident memory
+  growth (target: under 50 MB) and GetEngineInfo's latency meanwhile (under 100 ms);
+* ``sealing``: what a sealed game (docs/service.md, "Sealed games") adds to each of its calls,
+  in-process: opening its blob and checking its ticket, then sealing the next state, for a
+  4-player state in mid-game (median µs over many; the target is under 100 µs);
+* ``slowloris``: the HTTP port under 500 and then 1200 connections that never finish a
+  request (a third idle, a third half a head, a third 9 bytes of a 1000-byte body), with
+  2 s request timeouts and the default cap of 1000 connections: how many are open 0.2 s
+  in and after the timeouts, what the server answered them (503 past the cap, 408, or a
+  quiet close), and GetEngineInfo on a new connection meanwhile and after (HTTP status or
+  error, milliseconds: past the cap new connections are refused until the timeouts free
+  the held ones);
+* ``hog``: a caller (one bearer token) holding its cap of hour-long searches, every slot
+  by default, and sending another each time one ends, while a polite caller (another
+  token) asks for a beginner search: how long that waits for a slot (its latency less its
+  search's own time; p50 and max over the tries; the bound is --max-queue-wait, 1 s), and
+  how the hog's stopped searches ended (``python bench/service.py --only hog``);
 * ``soak``: the server's resident memory after warm-up and after a soak of mixed calls
   (60 s by default), and the growth in percent (the target is under 10%).
 
-    python bench/service.py [--quick] [--soak SECONDS]
+    python bench/service.py [--quick] [--soak SECONDS] [--only hog]
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import http.client
 import json
 import os
 import platform
 import random
+import socket
 import statistics
+import struct
 import subprocess
 import sys
 import threading
 import time
+import zlib
 
 import grpc
 from google.protobuf import duration_pb2
@@ -49,6 +71,7 @@ from council.v1 import service_pb2 as spb
 from council.v1 import service_pb2_grpc
 
 CLIENTS = (1, 4, 16)
+JSON = "application/json"
 
 
 def positions(n: int = 12, seed: int = 100) -> list[pb.GameState]:
@@ -66,10 +89,10 @@ def positions(n: int = 12, seed: int = 100) -> list[pb.GameState]:
     return out
 
 
-def start_server(queue: int) -> tuple[subprocess.Popen, str]:
+def start_server(queue: int, *flags: str) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "council.server.cli", "serve", "--address", "127.0.0.1:0"]
-        + ["--queue", str(queue), "--http-address", ""],
+        + ["--queue", str(queue), "--http-address", "", *flags],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -197,17 +220,295 @@ def error_reply_for_bad_value(stub, state: pb.GameState, size: int = 48 * 1024) 
     raise AssertionError("a 48 KB king city was accepted")
 
 
+def decompression_bomb(rounds: int = 3, server: tuple[str, ...] = ()) -> dict:
+    """A gzip bomb (1 GiB of zeros, 1 MB gzipped) sent `rounds` times to the HTTP port of a
+    ``council-ai serve`` child of its own (`server`: the command, else this checkout's), as a
+    unary Connect call (Content-Encoding) and a gRPC-Web message, while a client calls
+    GetEngineInfo over HTTP back to back: the child's peak resident memory over its
+    resident memory before (targets: under 50 MB), how long each bomb took to be refused,
+    and how long the GetEngineInfo calls took meanwhile against before (under 100 ms)."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)  # gzip
+    zeros = bytes(1 << 20)
+    bomb = b"".join(deflate.compress(zeros) for _ in range(1024)) + deflate.flush()
+    command = list(server) or [sys.executable, "-m", "council.server.cli"]
+    process = subprocess.Popen(
+        [*command, "serve", "--address", "127.0.0.1:0", "--http-address", "127.0.0.1:0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    host, _, port = json.loads(process.stdout.readline())["http"].rpartition(":")
+    service = "/council.v1.CouncilService"
+
+    def post(connection, method: str, body: bytes, headers: dict) -> tuple[str, float]:
+        """(the answer: HTTP status, and gRPC-Web's grpc-status, milliseconds)."""
+        start = time.perf_counter()
+        connection.request("POST", f"{service}/{method}", body, headers)
+        answer = connection.getresponse()
+        data = answer.read()
+        took = (time.perf_counter() - start) * 1000
+        _, found, rest = data.partition(b"grpc-status:")
+        return f"{answer.status}" + (f" grpc-status {int(rest.split()[0])}" if found else ""), took
+
+    def others(stop: threading.Event, took: list[float]) -> None:
+        connection = http.client.HTTPConnection(host, int(port), timeout=120)
+        while not stop.is_set():
+            took.append(post(connection, "GetEngineInfo", b"{}", {"Content-Type": JSON})[1])
+        connection.close()
+
+    def while_others(work) -> list[float]:
+        stop, took = threading.Event(), []
+        thread = threading.Thread(target=others, args=(stop, took))
+        thread.start()
+        try:
+            work()
+        finally:
+            stop.set()
+            thread.join()
+        return took
+
+    web_bomb = struct.pack(">BI", 1, len(bomb)) + bomb
+    sends = {
+        "connect": ({"Content-Type": "application/proto", "Content-Encoding": "gzip"}, bomb),
+        "grpc_web": (
+            {"Content-Type": "application/grpc-web+proto", "Grpc-Encoding": "gzip"},
+            web_bomb,
+        ),
+    }
+    refused: dict = {name: {"statuses": [], "ms": []} for name in sends}
+
+    def send_bombs() -> None:
+        for _ in range(rounds):
+            for name, (headers, body) in sends.items():
+                connection = http.client.HTTPConnection(host, int(port), timeout=120)
+                status, ms = post(connection, "GetEngineInfo", body, headers)
+                connection.close()
+                refused[name]["statuses"].append(status)
+                refused[name]["ms"].append(round(ms, 1))
+
+    try:
+        baseline = while_others(lambda: time.sleep(1.0))
+        with open(f"/proc/{process.pid}/clear_refs", "w") as f:
+            f.write("5")  # resets the peak (VmHWM) to the present resident memory
+        before = rss_mib(process.pid)
+        during = while_others(send_bombs)
+        with open(f"/proc/{process.pid}/status") as f:
+            peak = next(int(line.split()[1]) / 1024 for line in f if line.startswith("VmHWM:"))
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    return {
+        "bomb_bytes": len(bomb),
+        "inflated_bytes": 1 << 30,
+        "rounds": rounds,
+        "refused": refused,
+        "rss_before_mib": round(before, 1),
+        "peak_rss_growth_mb": round((peak - before) * 1.048576, 1),
+        "other_calls_before_ms": {
+            "p50": round(statistics.median(baseline), 2),
+            "max": round(max(baseline), 2),
+        },
+        "other_calls_during_ms": {
+            "calls": len(during),
+            "p50": round(statistics.median(during), 2),
+            "max": round(max(during), 2),
+        },
+    }
+
+
+def sealing_cost(rounds: int = 3000) -> dict:
+    """The per-call cost of a sealed game: open + ticket check + seal of a 4-player state."""
+    from council.server import sealing
+
+    state = State.new_game(GameConfig(players=4), seed=5)
+    chooser = random.Random(5)
+    for _ in range(40):
+        state.apply(chooser.choice(state.legal_actions()))
+    message = state_to_proto(state)
+    keys, secret = sealing.SealKeys.generate("bench"), sealing.new_game_secret()
+    ticket = sealing.mint_ticket(secret, 0, spb.SEAT_ROLE_PLAYER)
+    blob = keys.seal(message, secret)
+    opens, seals, both = [], [], []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        content = keys.open(blob, ttl_s=60)
+        sealing.check_ticket(content.game_secret, ticket)
+        t1 = time.perf_counter()
+        blob = keys.seal(content.state, content.game_secret)
+        t2 = time.perf_counter()
+        opens.append(t1 - t0)
+        seals.append(t2 - t1)
+        both.append(t2 - t0)
+    return {
+        "state_bytes": message.ByteSize(),
+        "blob_bytes": len(blob),
+        "open_and_check_us": round(statistics.median(opens) * 1e6, 1),
+        "seal_us": round(statistics.median(seals) * 1e6, 1),
+        "per_call_us": round(statistics.median(both) * 1e6, 1),
+        "rounds": rounds,
+    }
+
+
+def slowloris(counts: tuple[int, ...] = (500, 1200), timeout_s: float = 2.0) -> list[dict]:
+    """For each of `counts`, that many connections to the HTTP port of a ``council-ai serve``
+    child with `timeout_s` head, body and keep-alive timeouts, none finishing its request:
+    how many the server refused at once, how many are open 0.2 s later and after the
+    timeouts, and new connections' GetEngineInfo calls meanwhile and after."""
+    seconds = str(timeout_s)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "council.server.cli", "serve", "--address", "127.0.0.1:0"]
+        + ["--http-address", "127.0.0.1:0", "--header-timeout", seconds]
+        + ["--body-timeout", seconds, "--keep-alive-timeout", seconds],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    host, _, port = json.loads(process.stdout.readline())["http"].rpartition(":")
+    head = f"POST /council.v1.CouncilService/GetEngineInfo HTTP/1.1\r\nHost: {host}\r\n"
+    body_head = f"{head}Content-Type: {JSON}\r\nContent-Length: 1000\r\n\r\n"
+    starts = [b"", head.encode()[:60], f"{body_head}{{}}       ".encode()]  # 9 of 1000
+
+    def call() -> tuple[str, float]:
+        start = time.perf_counter()
+        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        try:
+            connection.request("POST", head.split()[1], b"{}", {"Content-Type": JSON})
+            answer = connection.getresponse()
+            answer.read()
+            status = str(answer.status)
+        except (OSError, http.client.HTTPException) as error:
+            status = type(error).__name__
+        finally:
+            connection.close()
+        return status, round((time.perf_counter() - start) * 1000, 2)
+
+    def still_open(socks: list[socket.socket], heard: list[bytes]) -> int:
+        """How many of `socks` the server holds open; what it sent each goes to `heard`."""
+        count = 0
+        for i, sock in enumerate(socks):
+            sock.setblocking(False)
+            try:
+                while piece := sock.recv(65536):  # an answer (408, 503) before the close
+                    heard[i] += piece
+            except BlockingIOError:
+                count += 1
+            except OSError:
+                pass
+        return count
+
+    results = []
+    try:
+        for count in counts:
+            socks = []
+            for i in range(count):
+                sock = socket.create_connection((host, int(port)), timeout=10)
+                if starts[i % 3]:
+                    sock.sendall(starts[i % 3])
+                socks.append(sock)
+            opened, heard = time.perf_counter(), [b""] * count
+            time.sleep(0.2)
+            open_at_first = still_open(socks, heard)
+            during = [call() for _ in range(5)]
+            time.sleep(max(opened + timeout_s + 1.0 - time.perf_counter(), 0.0))
+            open_at_last = still_open(socks, heard)
+            answers: dict[str, int] = {}
+            for answer in heard:
+                status = answer[9:12].decode() if answer else "none (closed)"
+                answers[status] = answers.get(status, 0) + 1
+            results.append(
+                {
+                    "connections": count,
+                    "open_after_0.2_s": open_at_first,
+                    "calls_meanwhile": during,
+                    f"open_after_{timeout_s + 1:g}_s": open_at_last,
+                    "answers": answers,
+                    "calls_after": [call() for _ in range(3)],
+                }
+            )
+            for sock in socks:
+                sock.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    return results
+
+
+def hog_wait(tries: int) -> dict:
+    """A hog (bearer token "hog") keeps its cap of hour-long searches running on a server
+    of its own with the default cap and wait bound, topping it up as they end; a polite
+    caller (token "polite") then asks for a beginner search, `tries` times. Its wait is its
+    latency less its search's elapsed time."""
+    process, address = start_server(2 * (os.cpu_count() or 1))
+    channel = grpc.insecure_channel(address)
+    hour = pb.SearchLimits(max_time=duration_pb2.Duration(seconds=3600))
+    beginner = pb.SearchLimits(preset=pb.STRENGTH_PRESET_BEGINNER)
+    state = positions(1)[0]
+    hog: list = []
+    waits = []
+    try:
+        grpc.channel_ready_future(channel).result(timeout=30)
+        stub = service_pb2_grpc.CouncilServiceStub(channel)
+        cap = os.cpu_count() or 1  # the default: the slots
+        for _ in range(tries):
+            while sum(not call.done() for call in hog) < cap:
+                hog.append(
+                    stub.RecommendAction.future(
+                        spb.RecommendActionRequest(state=state, limits=hour),
+                        timeout=120,
+                        metadata=[("authorization", "Bearer hog")],
+                    )
+                )
+            time.sleep(0.3)  # the hog's new searches have their slots
+            start = time.perf_counter()
+            answer = stub.RecommendAction(
+                spb.RecommendActionRequest(state=state, limits=beginner),
+                timeout=60,
+                metadata=[("authorization", "Bearer polite")],
+            )
+            took = time.perf_counter() - start
+            waits.append(took - answer.result.stats.elapsed.ToTimedelta().total_seconds())
+            # The stopped search's answer, sent after its slot was handed over (the hog's
+            # next search follows it).
+            end = time.perf_counter() + 10
+            while sum(call.done() for call in hog) < len(waits) and time.perf_counter() < end:
+                time.sleep(0.01)
+        stopped = [call.result().result.stats for call in hog if call.done()]
+    finally:
+        for call in hog:
+            call.cancel()
+        channel.close()
+        process.terminate()
+        process.wait(timeout=30)
+    return {
+        "search_slots": os.cpu_count(),
+        "hog_searches": cap,
+        "tries": tries,
+        "polite_wait_s": {
+            "p50": round(statistics.median(waits), 3),
+            "max": round(max(waits), 3),
+        },
+        "hog_searches_stopped": len(stopped),
+        "stopped_after_s": [round(s.elapsed.ToTimedelta().total_seconds(), 2) for s in stopped],
+        "stop_reasons": sorted({pb.StopReason.Name(s.stop_reason) for s in stopped}),
+    }
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer calls and a 10 s soak")
     parser.add_argument("--soak", type=float, default=None, help="soak seconds (default 60)")
+    parser.add_argument("--only", choices=["hog"], help="measure only this")
     args = parser.parse_args(argv)
+    if args.only == "hog":
+        print(json.dumps({"hog": hog_wait(5 if args.quick else 10)}, indent=2))
+        return 0
     soak_s = args.soak if args.soak is not None else (10.0 if args.quick else 60.0)
     cheap_calls = 100 if args.quick else 400
     search_calls = 4 if args.quick else 10
 
     states = positions()
-    process, address = start_server(queue=32)
+    # The clients stand for many callers, but their four channels share one connection.
+    process, address = start_server(32, "--max-searches-per-caller", "64")
     channels = [grpc.insecure_channel(address) for _ in range(4)]
     try:
         for ch in channels:
@@ -271,6 +572,10 @@ def main(argv=None) -> int:
             stubs, states, empty, listing, max(10, cheap_calls // BUSY_CLIENTS)
         )
         results["error_reply_for_48kb_value"] = error_reply_for_bad_value(stubs[0], states[0])
+        results["hog"] = hog_wait(5 if args.quick else 10)
+        results["decompression_bomb"] = decompression_bomb()
+        results["slowloris"] = slowloris()
+        results["sealing"] = sealing_cost()
 
         # Soak: mixed calls from 4 clients for soak_s seconds.
         before = rss_mib(process.pid)

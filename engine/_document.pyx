@@ -87,11 +87,29 @@ cdef dict _CONFIGS = {}
 # around it. The board and the players are read from the message's serialized bytes instead
 # (SerializeToString is one C call): a scan of a few hundred bytes, with field numbers taken
 # from the descriptors, so the schema stays the one source of the layout.
+#
+# The bytes are those of a message protobuf has parsed: its known fields come out canonical,
+# but what it kept as *unknown fields* comes out verbatim, and the scan must ignore exactly
+# those, or the engine would read another position than protobuf's accessors give
+# (tests/engine/test_wire_agreement.py compares the two readings over mutated messages):
+# - a field number the message does not declare (_Type.accepts has no wire type for it);
+# - a declared number with another wire type than its type's (a repeated number also
+#   accepts the packed form, wire type 2);
+# - groups (wire types 3 and 4), which no field of ours is: skipped whole;
+# - a map entry holding anything but its key and value: upb moves the whole entry to the
+#   parent's unknown fields, under the map's own number and wire type (str_int_map).
+# Dropping the unknown fields from a copy first (DiscardUnknownFields) would read the same,
+# at the cost of copying every message read.
 
 ctypedef const unsigned char* cbytes
 
 cdef enum:
     MAX_FIELD_NUMBER = 31  # the largest field number of the position's messages (checked)
+
+
+class _Malformed(ValueError):
+    """Bytes the scan cannot read. Never raised for a message protobuf parsed; read_state
+    reports it as a problem rather than letting it out."""
 
 
 cdef cbytes _varint(cbytes p, cbytes end, uint64_t* out) noexcept nogil:
@@ -107,91 +125,158 @@ cdef cbytes _varint(cbytes p, cbytes end, uint64_t* out) noexcept nogil:
     return NULL
 
 
+cdef cbytes _skip(cbytes p, cbytes end, int wire) noexcept nogil:
+    """The end of a value of wire type 0, 1, 2 or 5 starting at `p`, or NULL."""
+    cdef uint64_t size
+    if wire == 0:
+        return _varint(p, end, &size)
+    if wire == 2:
+        p = _varint(p, end, &size)
+        if p == NULL or size > <uint64_t>(end - p):
+            return NULL
+        return p + size
+    if wire == 1 and end - p >= 8:
+        return p + 8
+    if wire == 5 and end - p >= 4:
+        return p + 4
+    return NULL
+
+
 cdef cbytes _field(cbytes p, cbytes end, int* number, int* wire, cbytes* value,
                    cbytes* value_end) noexcept nogil:
-    """Read one field's key at `p`: its number and wire type, where its value starts and
-    ends (for a varint, the varint itself); the next field's position, or NULL."""
+    """Read one field's key at `p`: its number (0 for one above MAX_FIELD_NUMBER: no field
+    of ours) and wire type, where its value starts and ends (for a varint, the varint
+    itself; for a group, its fields); the next field's position, or NULL."""
     cdef uint64_t key, size
+    cdef int depth
     p = _varint(p, end, &key)
     if p == NULL:
         return NULL
-    number[0] = <int>(key >> 3)
+    number[0] = <int>(key >> 3) if key >> 3 <= MAX_FIELD_NUMBER else 0
     wire[0] = <int>(key & 7)
     value[0] = p
-    if wire[0] == 0:
-        p = _varint(p, end, &size)
-    elif wire[0] == 2:
+    if wire[0] == 2:
         p = _varint(p, end, &size)
         if p == NULL or size > <uint64_t>(end - p):
             return NULL
         value[0] = p
         p += size
-    elif wire[0] == 1 and end - p >= 8:
-        p += 8
-    elif wire[0] == 5 and end - p >= 4:
-        p += 4
+    elif wire[0] == 3:
+        # A group ends at the end-group key that closes it; protobuf has checked that the
+        # numbers of nested start and end keys match.
+        depth = 1
+        while True:
+            value_end[0] = p
+            p = _varint(p, end, &key)
+            if p == NULL:
+                return NULL
+            if (key & 7) == 3:
+                depth += 1
+            elif (key & 7) == 4:
+                depth -= 1
+                if depth == 0:
+                    return p
+            else:
+                p = _skip(p, end, key & 7)
+                if p == NULL:
+                    return NULL
     else:
-        return NULL
+        p = _skip(p, end, wire[0])
+        if p == NULL:
+            return NULL
     value_end[0] = p
     return p
 
 
-cdef dict _SCHEMA = {}  # message full name -> {field name: (number, nested full name)}
+# The field types the scan reads, and their wire type.
+cdef dict _WIRE_OF_TYPE = {
+    FieldDescriptor.TYPE_INT32: 0,
+    FieldDescriptor.TYPE_UINT64: 0,
+    FieldDescriptor.TYPE_BOOL: 0,
+    FieldDescriptor.TYPE_ENUM: 0,
+    FieldDescriptor.TYPE_STRING: 2,
+    FieldDescriptor.TYPE_MESSAGE: 2,
+}
 
 
-def _describe(descriptor):
-    if descriptor.full_name in _SCHEMA:
-        return
-    fields = {}
+cdef class _Type:
+    """What the scan knows of one message type, from its descriptor."""
+
+    cdef str name
+    cdef dict fields  # field name -> (number, nested _Type or None)
+    # Per field number, a bit for each wire type protobuf reads as the declared field.
+    cdef unsigned char accepts[MAX_FIELD_NUMBER + 1]
+
+
+cdef dict _TYPES = {}  # message full name -> _Type
+
+
+cdef _Type _describe(descriptor):
+    cdef _Type t = _TYPES.get(descriptor.full_name)
+    if t is not None:
+        return t
+    t = _Type.__new__(_Type)
+    t.name = descriptor.full_name
+    t.fields = {}
+    memset(t.accepts, 0, sizeof(t.accepts))
+    _TYPES[t.name] = t  # before the nested types: a type may nest itself
     for f in descriptor.fields:
         if f.number > MAX_FIELD_NUMBER:
             raise ImportError(f"{f.full_name}: field number {f.number} > {MAX_FIELD_NUMBER}")
+        if f.type not in _WIRE_OF_TYPE:
+            raise ImportError(f"{f.full_name}: the wire scan reads no field of type {f.type}")
+        t.accepts[f.number] = 1 << _WIRE_OF_TYPE[f.type]
+        if f.is_repeated and _WIRE_OF_TYPE[f.type] == 0:
+            t.accepts[f.number] |= 1 << 2  # packed
         nested = f.message_type
-        fields[f.name] = (f.number, nested.full_name if nested is not None else None)
-        if nested is not None:
-            _describe(nested)
-    _SCHEMA[descriptor.full_name] = fields
+        t.fields[f.name] = (f.number, _describe(nested) if nested is not None else None)
+    return t
 
 
-_describe(pb.GameState.DESCRIPTOR)
+cdef _Type GAME_STATE = _describe(pb.GameState.DESCRIPTOR)
+
+
+cdef inline bint _known(const unsigned char* accepts, int number, int wire) noexcept nogil:
+    """Whether protobuf reads a field of this number and wire type as the declared field
+    (if not, it keeps it as an unknown field)."""
+    return (accepts[number] >> wire) & 1
 
 
 cdef class _Wire:
     """One message's fields, read from its serialized bytes by field name. Absent fields
-    read as their zero value, as protobuf's own accessors give them."""
+    read as their zero value, as protobuf's own accessors give them; unknown fields are
+    not read."""
 
     cdef bytes data   # keeps the bytes alive
     cdef cbytes start
     cdef cbytes end
-    cdef dict fields  # field name -> (number, nested message name)
+    cdef _Type type
     cdef int last[MAX_FIELD_NUMBER + 1]  # offset of each field's last value, -1 absent
     cdef int last_end[MAX_FIELD_NUMBER + 1]
-    cdef int last_wire[MAX_FIELD_NUMBER + 1]
 
     @staticmethod
-    cdef _Wire over(bytes data, Py_ssize_t lo, Py_ssize_t hi, str type_name):
+    cdef _Wire over(bytes data, Py_ssize_t lo, Py_ssize_t hi, _Type type):
         cdef _Wire w = _Wire.__new__(_Wire)
         cdef int number, wire
         cdef cbytes p, value, value_end
         w.data = data
         w.start = <cbytes>(<const char*>data) + lo
         w.end = <cbytes>(<const char*>data) + hi
-        w.fields = _SCHEMA[type_name]
+        w.type = type
         for number in range(MAX_FIELD_NUMBER + 1):
             w.last[number] = -1
         p = w.start
         while p != NULL and p < w.end:
             p = _field(p, w.end, &number, &wire, &value, &value_end)
-            if p != NULL and number <= MAX_FIELD_NUMBER:
+            if p != NULL and _known(type.accepts, number, wire):
                 w.last[number] = value - w.start
                 w.last_end[number] = value_end - w.start
-                w.last_wire[number] = wire
         if p == NULL:
-            raise ValueError(f"malformed {type_name} message")
+            raise _Malformed(f"malformed {type.name} message")
         return w
 
     cdef int number(self, str name) except -1:
-        return self.fields[name][0]
+        return self.type.fields[name][0]
 
     cdef bint has(self, str name) except -1:
         return self.last[self.number(name)] >= 0
@@ -215,7 +300,7 @@ cdef class _Wire:
     cdef long int_(self, str name) except? -1:
         """An int32 field (int64 for other varint fields is not needed here)."""
         cdef int i = self.number(name)
-        cdef uint64_t v
+        cdef uint64_t v = 0
         if self.last[i] < 0:
             return 0
         _varint(self.start + self.last[i], self.end, &v)
@@ -229,24 +314,24 @@ cdef class _Wire:
 
     cdef _Wire sub(self, str name):
         """The sub-message (an empty one when absent)."""
-        number, type_name = self.fields[name]
+        number, nested = self.type.fields[name]
         cdef Py_ssize_t base = self.start - <cbytes>(<const char*>self.data)
         if self.last[number] < 0:
-            return _Wire.over(self.data, base, base, type_name)
+            return _Wire.over(self.data, base, base, nested)
         return _Wire.over(self.data, base + self.last[number], base + self.last_end[number],
-                          type_name)
+                          nested)
 
     cdef list ints(self, str name):
         """A repeated int32 field, packed or not."""
         cdef int want = self.number(name), number, wire
-        cdef uint64_t v
+        cdef uint64_t v = 0
         cdef cbytes p = self.start, q, value, value_end
         out = []
         if self.last[want] < 0:
             return out
         while p < self.end:
             p = _field(p, self.end, &number, &wire, &value, &value_end)
-            if number != want:
+            if number != want or not _known(self.type.accepts, number, wire):
                 continue
             q = value
             while q != NULL and q < value_end:
@@ -263,7 +348,7 @@ cdef class _Wire:
             return out
         while p < self.end:
             p = _field(p, self.end, &number, &wire, &value, &value_end)
-            if number == want:
+            if number == want and _known(self.type.accepts, number, wire):
                 out.append((<const char*>value)[:value_end - value].decode("utf-8"))
         return out
 
@@ -271,36 +356,43 @@ cdef class _Wire:
         """A repeated message field."""
         cdef int want = self.number(name), number, wire
         cdef cbytes base = <cbytes>(<const char*>self.data), p = self.start, value, value_end
-        type_name = self.fields[name][1]
+        nested = self.type.fields[name][1]
         out = []
         if self.last[want] < 0:
             return out
         while p < self.end:
             p = _field(p, self.end, &number, &wire, &value, &value_end)
-            if number == want:
-                out.append(_Wire.over(self.data, value - base, value_end - base, type_name))
+            if number == want and _known(self.type.accepts, number, wire):
+                out.append(_Wire.over(self.data, value - base, value_end - base, nested))
         return out
 
     cdef dict str_int_map(self, str name):
         """A map<string, int32> field. Its entries are messages whose key is field 1 and
-        value field 2 (fixed by the protobuf encoding of maps)."""
+        value field 2 (fixed by the protobuf encoding of maps). An entry holding any other
+        field is not in protobuf's map (upb keeps it as an unknown field): skipped."""
         cdef int want = self.number(name), number, wire, inner_number, inner_wire
         cdef cbytes p = self.start, value, value_end, q, v, v_end
         cdef uint64_t n
+        cdef bint entry
         out = {}
+        if self.last[want] < 0:
+            return out
         while p < self.end:
             p = _field(p, self.end, &number, &wire, &value, &value_end)
-            if number != want:
+            if number != want or not _known(self.type.accepts, number, wire):
                 continue
-            key, n = "", 0
+            key, n, entry = "", 0, True
             q = value
-            while q != NULL and q < value_end:
+            while q != NULL and q < value_end and entry:
                 q = _field(q, value_end, &inner_number, &inner_wire, &v, &v_end)
-                if inner_number == 1:
+                if inner_number == 1 and inner_wire == 2:
                     key = (<const char*>v)[:v_end - v].decode("utf-8")
-                elif inner_number == 2:
+                elif inner_number == 2 and inner_wire == 0:
                     _varint(v, v_end, &n)
-            out[key] = <int32_t>n
+                else:
+                    entry = False
+            if entry:
+                out[key] = <int32_t>n
         return out
 
 
@@ -505,8 +597,11 @@ cdef class _Reader:
         memset(seen, -1, sizeof(seen))
         if self.n:
             home = LAYOUT_KING_CITY[self.layout]
-        for key in tokens:
-            if (key not in CITY_INDEX or CITY_INDEX[key] == home) and self.listing():
+        # In name order: the order of a map's entries on the wire is protobuf's to choose
+        # (upb's hash table order), and one map must give one reading.
+        unknown = [key for key in tokens if key not in CITY_INDEX or CITY_INDEX[key] == home]
+        for key in sorted(unknown):
+            if self.listing():
                 self.bad(f"board.city_tokens.{key}", "unknown field")
         for c in range(N_CITIES):
             g.city_token[c] = -1
@@ -760,7 +855,10 @@ def read_state(msg, int view_of=-1):
     cdef _Reader reader = _Reader()
     reader.g = &st.s
     data = msg.SerializeToString()
-    reader.read(_Wire.over(data, 0, len(data), "council.v1.GameState"), view_of)
+    try:
+        reader.read(_Wire.over(data, 0, len(data), GAME_STATE), view_of)
+    except _Malformed as e:  # not for bytes protobuf wrote; a problem, never an error
+        return None, [("(root)", str(e))]
     if reader.unlisted:
         reader.problems.append(("(root)", f"and {reader.unlisted} more problems not listed"))
     if reader.problems:

@@ -15,7 +15,7 @@ The compiled search repeats this forward pass in C (``PolicyNet``, filled by
 ``fill_policy_net``). The model is stored as a NumPy ``.npz`` file read without pickle:
 ``format_version``, ``model_kind`` ("policy"), ``feature_names``, ``mean``, ``scale``,
 ``w`` and ``info`` (a JSON string: how it was trained). ``council-ai train-policy`` makes
-one (``council.mcts.train_policy``). See docs/learning.md.
+one (``council.learning.train_policy``). See docs/learning.md.
 
 >>> import numpy as np
 >>> m = PolicyModel(("a", "b"), np.zeros(2), np.ones(2), np.array([1.0, 0.0]))

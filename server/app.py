@@ -11,7 +11,6 @@ True
 
 from __future__ import annotations
 
-import hmac
 import logging
 import signal
 import threading
@@ -24,33 +23,37 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from council.server import reflection
-from council.server.config import ServerConfig
+from council.server.config import ServerConfig, accepted_token
 from council.server.connect import HttpServer, start_http
 from council.server.errors import DecodeRequests
+from council.server.http_guard import host_name, is_loopback_host
 from council.server.service import SERVICE_NAME, CouncilServicer
 from council.v1 import service_pb2_grpc
 
 log = logging.getLogger("council.server")
 
 HEALTH_SERVICE = health.SERVICE_NAME  # "grpc.health.v1.Health"
+# After a second signal, the stopped searches still get this long to send their answers.
+HURRY_ANSWER_S = 0.3
+# What uvicorn's shutdown adds to the time it is given (see `RunningServer.stop`).
+HTTP_SHUTDOWN_TICKS_S = 0.25
 
 
 class BearerTokenInterceptor(grpc.ServerInterceptor):
-    """Rejects calls without ``authorization: Bearer <token>`` (UNAUTHENTICATED). The health
+    """Rejects calls without ``authorization: Bearer <token>`` of one of `tokens`
+    (UNAUTHENTICATED; the check is `accepted_token`, the HTTP server's too). The health
     service stays open so that load balancers can probe it."""
 
-    def __init__(self, token: str):
-        self._expected = f"Bearer {token}".encode()
+    def __init__(self, tokens: tuple[str, ...]):
+        self._tokens = tokens
 
     def intercept_service(self, continuation, details):
         handler = continuation(details)
         if handler is None or details.method.startswith(f"/{HEALTH_SERVICE}/"):
             return handler
         for key, value in details.invocation_metadata or ():
-            if key == "authorization":
-                given = value.encode() if isinstance(value, str) else value
-                if hmac.compare_digest(given, self._expected):
-                    return handler
+            if key == "authorization" and accepted_token(value, self._tokens) is not None:
+                return handler
         return _deny(handler)
 
 
@@ -105,29 +108,34 @@ class RunningServer:
         4. The server closes its port; calls still open when the grace ends are cancelled.
         """
         start = time.monotonic()
+        end = None if grace is None else start + grace
         self.health.enter_graceful_shutdown()
         self.servicer.close_admission()
+        hurry = hurry or threading.Event()
         if grace:
             drain_end = start + grace - self.config.deadline_margin(grace)
-            hurry = hurry or threading.Event()
             # Short waits: a second signal's handler runs only when this (main) thread runs
             # Python code, since the signal itself may land on one of gRPC's threads.
             while (rest := drain_end - time.monotonic()) > 0 and not hurry.wait(min(rest, 0.1)):
                 pass
         self.servicer.close_admission(queued=True)
         self.servicer.cancel_all()
+        if end is not None and hurry.is_set():
+            # Stopped at once, but a stopped search's answer (its best action so far) still
+            # needs a moment to be written and sent: without it gRPC cancels the call.
+            end = min(end, time.monotonic() + HURRY_ANSWER_S)
 
-        def left() -> float | None:
-            if grace is None or (hurry is not None and hurry.is_set()):
-                return None
-            return max(grace - (time.monotonic() - start), 0.0)
+        def left(spare: float = 0.0) -> float | None:
+            """Seconds left of the grace, less `spare` (None: no grace at all)."""
+            return None if end is None else max(end - time.monotonic() - spare, 0.0)
 
         self.servicer.wait_idle(left() or 0.0)  # the stopped searches' answers are on their way
         if self.http is not None:  # closes its port with the gRPC server's
-            self.http.shutdown(left())
+            # uvicorn ticks every 0.1 s and pauses 0.1 s before waiting for its calls.
+            self.http.shutdown(left(spare=HTTP_SHUTDOWN_TICKS_S))
         self.server.stop(left()).wait()
         if self.http is not None:
-            self.http.wait()
+            self.http.wait(left() or 0.0)
 
 
 def _credentials(config: ServerConfig):
@@ -145,7 +153,7 @@ def start_server(config: ServerConfig | None = None) -> RunningServer:
     servicer = CouncilServicer(config)
     config = servicer.config
     interceptors: list[grpc.ServerInterceptor] = (
-        [BearerTokenInterceptor(config.auth_token)] if config.auth_token else []
+        [BearerTokenInterceptor(config.tokens)] if config.tokens else []
     )
     # Last, next to the handlers: an undecodable request becomes INVALID_ARGUMENT.
     interceptors.append(DecodeRequests(SERVICE_NAME))
@@ -189,8 +197,12 @@ def start_server(config: ServerConfig | None = None) -> RunningServer:
 
 
 def is_loopback(address: str) -> bool:
-    host = address.rsplit(":", 1)[0].strip("[]")
-    return host in ("localhost", "127.0.0.1", "::1") or host.startswith("127.")
+    """Whether a listen address (``host:port``) is on this machine's loopback only.
+
+    >>> is_loopback("127.0.0.1:50051"), is_loopback("[::1]:80"), is_loopback("0.0.0.0:80")
+    (True, True, False)
+    """
+    return is_loopback_host(host_name(address))
 
 
 def serve(config: ServerConfig, ready=None) -> int:
@@ -199,13 +211,13 @@ def serve(config: ServerConfig, ready=None) -> int:
     running = start_server(config)
     cfg = running.config
     for address in (cfg.address, cfg.http_address):
-        if address is None or is_loopback(address) or (cfg.tls_cert and cfg.auth_token):
+        if address is None or is_loopback(address) or (cfg.tls_cert and cfg.tokens):
             continue
         log.warning(
             "listening on %s without %s: anyone who can reach it can use it",
             address,
             " and ".join(
-                x for x, on in (("TLS", cfg.tls_cert), ("a bearer token", cfg.auth_token)) if not on
+                x for x, on in (("TLS", cfg.tls_cert), ("a bearer token", cfg.tokens)) if not on
             ),
         )
     stopping, hurry = threading.Event(), threading.Event()

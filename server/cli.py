@@ -5,8 +5,9 @@ position to it and prints the recommendation; ``council-ai new-game`` prints a J
 position to start from; ``council-ai render`` draws a JSON position as SVG or PNG;
 ``council-ai demo`` plays and prints a seeded demo game between
 random players; ``council-ai arena`` plays seeded matches between agents and prints their
-win rates. The AI-vs-AI ladder has its own command, ``council-ladder`` (council.ladder.cli,
-docs/ladder.md).
+win rates. ``council-ai selfplay``, ``train`` and ``train-policy`` come from the training
+package (council.learning.cli, docs/learning.md). The AI-vs-AI ladder has its own command,
+``council-ladder`` (council.ladder.cli, docs/ladder.md).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import sys
 
 from council.engine import GameConfig, State, TheCouncilConfig, TheCouncilState
 from council.engine.config import DEFAULT_GAME, GAME_CONFIGS
+from council.learning.cli import add_commands as add_learning_commands
 
 # Each command imports the heavier modules it needs (the search and numpy, grpc, protobuf) in
 # its own function: they take longer to load than `demo` or `new-game` take to run, and
@@ -169,13 +171,18 @@ def serve(args: argparse.Namespace) -> int:
     import logging
 
     from council.server.app import serve as run
-    from council.server.config import ServerConfig
+    from council.server.config import ServerConfig, parse_tokens
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    token = os.environ.get("COUNCIL_AUTH_TOKEN") or None
+    tokens: tuple[str, ...] = ()
+    if os.environ.get("COUNCIL_AUTH_TOKEN", "").strip():
+        tokens = (os.environ["COUNCIL_AUTH_TOKEN"].strip(),)
     if args.auth_token_file:
         with open(args.auth_token_file) as f:
-            token = f.read().strip() or None
+            tokens = parse_tokens(f.read())
+        if not tokens:  # else the server would run open, which the file meant to prevent
+            print(f"council-ai serve: {args.auth_token_file} holds no token", file=sys.stderr)
+            return 2
     fields = {f.name for f in dataclasses.fields(ServerConfig)}
     given = {
         name: value
@@ -183,8 +190,9 @@ def serve(args: argparse.Namespace) -> int:
         if name in fields and not isinstance(value, _ServerDefault)
     }
     try:
-        config = ServerConfig(**given, auth_token=token).resolved()
-    except ValueError as error:
+        seal_keys = _seal_keys(args)
+        config = ServerConfig(**given, auth_tokens=tokens, seal_keys=seal_keys).resolved()
+    except (ValueError, OSError) as error:
         print(f"council-ai serve: {error}", file=sys.stderr)
         return 2
 
@@ -199,8 +207,9 @@ def serve(args: argparse.Namespace) -> int:
                     "page": _page_address(running),
                     "search_slots": c.search_slots,
                     "search_queue": c.search_queue,
+                    "max_searches_per_caller": c.searches_per_caller,
                     "tls": bool(c.tls_cert),
-                    "auth": bool(c.auth_token),
+                    "auth": bool(c.tokens),
                     "pid": os.getpid(),
                 }
             ),
@@ -208,6 +217,34 @@ def serve(args: argparse.Namespace) -> int:
         )
 
     return run(config, ready=ready)
+
+
+def _seal_keys(args: argparse.Namespace):
+    """The sealed games' key ring of `serve`: --seal-key-file, else $COUNCIL_SEAL_KEYS, else
+    the key file under the user's state folder, created with a fresh key the first time
+    (so that sealed games outlive a restart). ValueError or OSError if unreadable."""
+    import logging
+
+    from council.server import sealing
+
+    if args.seal_key_file:
+        with open(args.seal_key_file) as f:
+            return sealing.SealKeys.parse(f.read())
+    if os.environ.get(sealing.ENV_KEYS):
+        return sealing.SealKeys.parse(os.environ[sealing.ENV_KEYS])
+    path = sealing.default_key_file()
+    keys, created = sealing.load_or_create_key_file(path)
+    said = "created a new seal key in" if created else "seal keys from"
+    logging.getLogger("council.server").info("%s %s (--seal-key-file to choose)", said, path)
+    return keys
+
+
+def seal_key(args: argparse.Namespace) -> int:
+    """Print a key file line with a fresh random key (`serve --seal-key-file`)."""
+    from council.server.sealing import new_key_line
+
+    print(new_key_line(args.key_id))
+    return 0
 
 
 def _read_position_json(path: str):
@@ -403,171 +440,6 @@ def render(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- the learned value: self-play data and training ---------------------------------------
-
-
-def selfplay(args: argparse.Namespace) -> int:
-    """Play seeded self-play games into resumable .npz shards (docs/learning.md)."""
-    from council.mcts.selfplay import SelfPlayConfig, parse_players, run_selfplay
-
-    try:
-        config = SelfPlayConfig(
-            agents=tuple(args.agent or ["ismcts:iterations=300"]),
-            players=parse_players(args.players),
-            games=args.games,
-            shard_size=args.shard_size,
-            seed=args.seed,
-            max_turns=args.max_turns,
-            layout=args.layout,
-        ).validate()
-        summary = run_selfplay(
-            config,
-            args.out,
-            workers=args.workers,
-            ray_address=args.ray_address,
-            progress=not args.no_progress,
-        )
-    except ValueError as error:
-        print(f"council-ai selfplay: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(
-            "council-ai selfplay: interrupted; the finished shards are kept, "
-            "run the same command again to resume",
-            file=sys.stderr,
-        )
-        return 130
-    print(json.dumps(summary.to_dict(), indent=2))
-    return 0
-
-
-def _fit(command: str, module: str, function: str, args: argparse.Namespace, **options) -> int:
-    """Run a training function of ``council.mcts.<module>`` on the shared fit options and
-    print its report (JSON); a missing training extra or bad data is a clear error."""
-    import importlib
-
-    fit_options = dict(
-        l2=args.l2,
-        seed=args.seed,
-        holdout=args.holdout,
-        max_iter=args.max_iter,
-        positions_per_game=args.positions_per_game,
-    )
-    try:
-        trainer = importlib.import_module(f"council.mcts.{module}")
-        report = getattr(trainer, function)(args.data, args.out, **fit_options, **options)
-    except ImportError as error:
-        print(f"council-ai {command}: {error} (pip install 'council-ai[train]')", file=sys.stderr)
-        return 2
-    except (OSError, ValueError) as error:
-        print(f"council-ai {command}: {error}", file=sys.stderr)
-        return 2
-    text = trainer.report_json(report)
-    if args.json_out:
-        with open(args.json_out, "w") as f:
-            f.write(text + "\n")
-    print(text)
-    return 0
-
-
-def train(args: argparse.Namespace) -> int:
-    """Fit the value model to self-play data and print the held-out report (JSON)."""
-    return _fit(
-        "train",
-        "train",
-        "train",
-        args,
-        hidden=args.hidden,
-        root_value_weight=args.root_value_weight,
-        report_png=args.report,
-    )
-
-
-def train_policy(args: argparse.Namespace) -> int:
-    """Fit the policy prior to the search's choices and print the held-out report (JSON)."""
-    return _fit("train-policy", "train_policy", "train_policy", args)
-
-
-def _add_learning(sub) -> None:
-    p = sub.add_parser(
-        "selfplay",
-        help="play seeded self-play games into resumable .npz shards (value-model data)",
-        description="Records every decision with more than one legal action: the full state, "
-        "per-seat features, outcomes, root values and visit distributions. Rerunning the "
-        "same command skips the shards already written. See docs/learning.md.",
-    )
-    p.add_argument(
-        "--agent",
-        action="append",
-        help="agent spec (as in 'council-ai arena'); once for all seats or once per seat, "
-        "rotated by game (default ismcts:iterations=300)",
-    )
-    p.add_argument("--players", default="2", help="seats per game: N or a list like 2,3,4")
-    p.add_argument("--games", type=int, required=True)
-    p.add_argument("--shard-size", type=int, default=100, help="games per shard file")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-turns", type=int, default=300, help="drop a game still going here")
-    p.add_argument("--layout", default=_DEFAULT_GAME.layout)
-    p.add_argument("--out", required=True, help="data directory (shards and manifest.json)")
-    p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
-    p.add_argument(
-        "--ray-address",
-        help="run games as Ray tasks: 'auto' or HOST:PORT of a running cluster, "
-        "'local' for a private local instance",
-    )
-    p.add_argument("--no-progress", action="store_true")
-    p.set_defaults(func=selfplay)
-
-    p = sub.add_parser(
-        "train",
-        help="fit the learned value model to self-play data (needs the 'train' extra)",
-        description="Splits the games into training and held-out sets (seeded), fits by "
-        "L-BFGS-B, writes the model (.npz) and prints held-out log loss and Brier by game "
-        "phase against the 1/n and hand-made-evaluator baselines. See docs/learning.md.",
-    )
-    _add_fit_options(p)
-    p.add_argument("--hidden", type=int, default=0, help="hidden tanh units (0: linear)")
-    p.add_argument(
-        "--root-value-weight",
-        type=float,
-        default=0.0,
-        help="blend the search's root value into each training target at this weight "
-        "(0: outcomes only)",
-    )
-    p.add_argument("--report", help="write the reliability plot (PNG) here")
-    p.set_defaults(func=train)
-
-    p = sub.add_parser(
-        "train-policy",
-        help="fit the learned policy prior to the search's choices (needs the 'train' extra)",
-        description="Targets are the search's choices (the most visited root action) "
-        "recorded in self-play shards (positions without visits are skipped). Splits the "
-        "games into training and held-out sets (seeded), fits a softmax over the legal "
-        "actions' features by L-BFGS-B, writes the model (.npz) and prints held-out "
-        "cross-entropy and top-1 agreement by kind of decision against the uniform prior. "
-        "See docs/learning.md.",
-    )
-    _add_fit_options(p)
-    p.set_defaults(func=train_policy)
-
-
-def _add_fit_options(p) -> None:
-    """The options `train` and `train-policy` share."""
-    p.add_argument("data", nargs="+", help="self-play directories")
-    p.add_argument("--out", required=True, help="model file (.npz)")
-    p.add_argument("--l2", type=float, default=1e-4, help="L2 penalty on the weights")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--holdout", type=float, default=0.2, help="share of games held out")
-    p.add_argument("--max-iter", type=int, default=1000, help="L-BFGS-B iterations")
-    p.add_argument(
-        "--positions-per-game",
-        type=int,
-        default=0,
-        help="keep a seeded sample of this many positions of each game (0: all)",
-    )
-    p.add_argument("--json-out", help="also write the report (JSON) here")
-
-
 def _add_game_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--game",
@@ -619,7 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(func=arena)
 
-    _add_learning(sub)
+    add_learning_commands(sub)  # selfplay, train, train-policy
 
     p = sub.add_parser(
         "serve",
@@ -632,11 +504,30 @@ def build_parser() -> argparse.ArgumentParser:
         ("--address", str, "address", "host:port (port 0: any free)"),
         ("--workers", int, "search_slots", "searches running at once (0: one per CPU core)"),
         ("--queue", int, "search_queue", "searches waiting for a worker (-1: 2 x workers)"),
+        (
+            "--max-searches-per-caller",
+            int,
+            "max_searches_per_caller",
+            "searches one caller (bearer token, else connection) may have running or queued "
+            "(0: workers, or workers - 1 without a queue)",
+        ),
+        (
+            "--max-queue-wait",
+            float,
+            "max_queue_wait_s",
+            "seconds a queued search waits before the newest search of a caller running two "
+            "more is stopped (answering its best action so far)",
+        ),
         ("--backlog", int, "call_backlog", "calls waiting for a thread before any is refused"),
         ("--max-iterations", int, "max_iterations", "iterations per search at most"),
         ("--max-search-time", float, "max_search_time_s", "seconds per search at most"),
         ("--default-preset", str, "default_preset", "preset when a call sets no limit"),
         ("--grace", float, "grace_s", "seconds in-flight calls get on stop"),
+        ("--seal-ttl", float, "seal_ttl_s", "seconds a sealed game's state stays valid"),
+        ("--header-timeout", float, "http_header_timeout_s", "HTTP: seconds to send a head"),
+        ("--body-timeout", float, "http_body_timeout_s", "HTTP: seconds to send a body"),
+        ("--keep-alive-timeout", float, "http_keep_alive_s", "HTTP: idle connection seconds"),
+        ("--max-http-connections", int, "max_http_connections", "HTTP: open connections"),
     ):
         p.add_argument(
             flag,
@@ -648,7 +539,14 @@ def build_parser() -> argparse.ArgumentParser:
         )
     p.add_argument(
         "--auth-token-file",
-        help="require 'authorization: Bearer <token>' (or set COUNCIL_AUTH_TOKEN)",
+        help="require 'authorization: Bearer <token>' of a token in this file: one per line "
+        "(a client each), blank lines and '#' comments ignored (or set COUNCIL_AUTH_TOKEN "
+        "to a single token)",
+    )
+    p.add_argument(
+        "--seal-key-file",
+        help="sealed games' keys, 'KEY_ID BASE64KEY' per line, the first sealing (or set "
+        "COUNCIL_SEAL_KEYS; default: a key kept in ~/.local/state/council-ai/seal-keys)",
     )
     p.add_argument("--tls-cert", help="PEM certificate chain (TLS on)")
     p.add_argument("--tls-key", help="PEM private key")
@@ -668,7 +566,24 @@ def build_parser() -> argparse.ArgumentParser:
         "any, '' for none (default: pages served from this machine: http(s)://localhost, "
         "127.x.x.x or [::1] on any port)",
     )
+    p.add_argument(
+        "--allowed-hosts",
+        metavar="HOSTS",
+        type=lambda text: tuple(h.strip() for h in text.split(",") if h.strip()),
+        help="comma-separated Host names the HTTP server answers besides localhost, "
+        "127.x.x.x and [::1], '*' for any (default: on a loopback address only those, "
+        "against DNS rebinding; on another address any)",
+    )
     p.set_defaults(func=serve)
+
+    p = sub.add_parser(
+        "seal-key",
+        help="print a new seal key line for serve --seal-key-file",
+        description="Print 'KEY_ID BASE64KEY' with a fresh random AES-256 key: put it first "
+        "in the --seal-key-file to rotate (keep the old lines while their games go on).",
+    )
+    p.add_argument("--key-id", help="the key's id (default: k<date>-<random>)")
+    p.set_defaults(func=seal_key)
 
     p = sub.add_parser(
         "hint",

@@ -7,13 +7,17 @@
 
 from __future__ import annotations
 
+import hmac
 import os
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from council.mcts.search import SearchConfig
 from council.server import presets
+from council.server.sealing import DEFAULT_TTL_S, SealKeys
 
-__all__ = ["DEFAULT_HTTP_ADDRESS", "ServerConfig"]
+__all__ = ["DEFAULT_HTTP_ADDRESS", "ServerConfig", "accepted_token", "parse_tokens"]
 
 # `council-ai serve`'s HTTP (Connect) address, beside the gRPC one (--http-address "": none).
 DEFAULT_HTTP_ADDRESS = "127.0.0.1:8080"
@@ -26,6 +30,14 @@ class ServerConfig:
     address: str = "127.0.0.1:50051"
     search_slots: int = 0  # searches running at once; 0 = one per CPU core
     search_queue: int = -1  # admitted searches waiting for a slot; -1 = 2 x slots
+    # Searches one caller (a bearer token, else a connection) may have running or queued;
+    # 0 = automatic, see `searches_per_caller`.
+    max_searches_per_caller: int = 0
+    # A queued call that has waited this long stops the newest search of a caller running
+    # two more than its own (council.server.admission). 1 s: a call with the 2 s deadline of
+    # an interactive hint still has most of a second to search after it; a hog's search,
+    # stopped, still answers with the best action it found.
+    max_queue_wait_s: float = 1.0
     cheap_workers: int = 8  # threads for the calls that do not search
     call_backlog: int = 256  # calls waiting for a thread before gRPC refuses more: see threads
     max_iterations: int = 2_000_000
@@ -34,7 +46,10 @@ class ServerConfig:
     default_preset: str = presets.DEFAULT_PRESET
     deadline_margin_s: float = 0.02  # plus 10% of the remaining time: see deadline_margin
     grace_s: float = 5.0  # SIGTERM: in-flight calls get this long, then are cancelled
+    # Bearer tokens: a call must carry one of auth_tokens or auth_token (see `tokens`), one
+    # per client; none at all: no token needed.
     auth_token: str | None = None
+    auth_tokens: tuple[str, ...] = ()
     tls_cert: str | None = None
     tls_key: str | None = None
     # The same RPCs over HTTP with the Connect protocol (council.server.connect) on this
@@ -44,6 +59,23 @@ class ServerConfig:
     # from this machine (http(s)://localhost, 127.x.x.x or [::1], any port); () = none;
     # ("*",) = any; else the exact origins, e.g. ("https://play.example.com",).
     cors_origins: tuple[str, ...] | None = None
+    # The HTTP port's guard (council.server.http_guard): a request's head must arrive within
+    # http_header_timeout_s, its body within http_body_timeout_s after; an idle kept-alive
+    # connection is closed after http_keep_alive_s (long enough for a player's next move to
+    # reuse it, short enough that idle ones do not crowd the cap); past
+    # max_http_connections open, new ones get 503. The Host names answered: None = on a
+    # loopback address localhost, 127.x.x.x and [::1] only (DNS rebinding), any elsewhere;
+    # else those three and these names; ("*",) = any.
+    http_header_timeout_s: float = 10.0
+    http_body_timeout_s: float = 30.0
+    http_keep_alive_s: float = 20.0
+    max_http_connections: int = 1000
+    allowed_hosts: tuple[str, ...] | None = None
+    # Sealed games (council.server.sealing): the key ring, the first key sealing; None = a
+    # random key of this process only (`council-ai serve` keeps one in a file instead, so
+    # that games outlive a restart). A blob sealed longer than seal_ttl_s ago is refused.
+    seal_keys: SealKeys | None = None
+    seal_ttl_s: float = DEFAULT_TTL_S
     search_config: SearchConfig = field(default_factory=SearchConfig)
 
     def resolved(self) -> ServerConfig:
@@ -54,11 +86,40 @@ class ServerConfig:
             raise ValueError("max_search_time_s, max_iterations and max_nodes must be positive")
         if self.cheap_workers < 1 or self.call_backlog < 0 or self.grace_s < 0:
             raise ValueError("cheap_workers must be positive, call_backlog and grace_s >= 0")
+        if self.max_searches_per_caller < 0 or not self.max_queue_wait_s > 0:
+            raise ValueError("max_searches_per_caller must be >= 0, max_queue_wait_s positive")
+        if not self.seal_ttl_s > 0:
+            raise ValueError("seal_ttl_s must be positive")
+        timeouts = (self.http_header_timeout_s, self.http_body_timeout_s, self.http_keep_alive_s)
+        if not min(timeouts) > 0 or self.max_http_connections < 1:
+            raise ValueError("the HTTP timeouts and max_http_connections must be positive")
         if self.http_address and not self.http_address.rpartition(":")[2].isdigit():
             raise ValueError(f"http_address: expected host:port, got {self.http_address!r}")
+        for token in self.tokens:
+            if not _TOKEN.fullmatch(token):
+                raise ValueError(
+                    "a bearer token must be printable ASCII without spaces"
+                    f" ({len(token)} characters given)"  # not the token: it is a secret
+                )
         slots = self.search_slots or (os.cpu_count() or 1)
         queue = 2 * slots if self.search_queue < 0 else self.search_queue
         return replace(self, search_slots=slots, search_queue=queue)
+
+    @property
+    def searches_per_caller(self) -> int:
+        """Searches one caller may have running or queued (of a resolved config):
+        `max_searches_per_caller`, by default the slots, one fewer without a queue (at least
+        one). So one caller can keep every slot busy but alone never holds every slot and
+        queue place: another caller finds a place, where it waits about `max_queue_wait_s`
+        at most behind a caller running two more searches than its own."""
+        if self.max_searches_per_caller:
+            return self.max_searches_per_caller
+        return max(1, min(self.search_slots, self.search_slots + self.search_queue - 1))
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        """Every bearer token a call may carry: `auth_tokens` and `auth_token`."""
+        return (*self.auth_tokens, self.auth_token) if self.auth_token else self.auth_tokens
 
     # What bounds the server's threads and memory. The synchronous gRPC server runs each call
     # on a thread of one pool from its start to its end, a search waiting in the admission
@@ -97,3 +158,43 @@ class ServerConfig:
         machine stops them late), and the answer's trip back is not known to the server.
         """
         return self.deadline_margin_s + 0.1 * remaining_s
+
+
+# What a token may hold: printable ASCII without spaces, as gRPC metadata and HTTP headers carry.
+_TOKEN = re.compile(r"[!-~]+")
+
+
+def parse_tokens(text: str) -> tuple[str, ...]:
+    r"""The bearer tokens of an ``--auth-token-file``: one per line, blank lines and lines
+    starting with ``#`` ignored, spaces around a token dropped.
+
+    >>> parse_tokens("# the page\nabc123\n\n  # the ladder\ndef456  \n")
+    ('abc123', 'def456')
+    """
+    lines = (line.strip() for line in text.splitlines())
+    return tuple(line for line in lines if line and not line.startswith("#"))
+
+
+def accepted_token(authorization: str | bytes | None, tokens: Iterable[str]) -> str | None:
+    """The token of `tokens` that an ``authorization`` header value (``Bearer <token>``, the
+    scheme in any case: RFC 7235) carries, or None. Every token is compared, in constant
+    time, whichever matches: the time taken says nothing about which is near.
+
+    >>> accepted_token("Bearer abc", ("xyz", "abc")), accepted_token("bearer abc", ["abc"])
+    ('abc', 'abc')
+    >>> accepted_token("Bearer abd", ["abc"]), accepted_token("Basic abc", ["abc"])
+    (None, None)
+    """
+    if authorization is None:
+        return None
+    if isinstance(authorization, str):
+        authorization = authorization.encode("utf-8", "replace")
+    scheme, _, given = authorization.strip().partition(b" ")
+    if scheme.lower() != b"bearer":
+        return None
+    given = given.strip()
+    found = None
+    for token in tokens:
+        if hmac.compare_digest(given, token.encode()):
+            found = token
+    return found

@@ -15,8 +15,9 @@ with a `CallContext` in place of the ``grpc.ServicerContext``: the deadline is t
 call is cancelled when its client goes away, and ``abort``/``abort_with_status`` raise a
 ``ConnectError`` with the code, message and ``google.rpc.BadRequest`` details that a gRPC
 client gets (gRPC-Web sends them as gRPC does, ``grpc-status-details-bin``). The bearer
-token and TLS of the gRPC server apply here too; CORS lets browser pages of the allowed
-origins call it.
+tokens and TLS of the gRPC server apply here too, the token checked from the headers
+before any body is read (`_Application`); a request is 1 MiB at most, inflated or not
+(`_CappedGzip`); CORS lets browser pages of the allowed origins call it.
 
 >>> import json, urllib.request
 >>> from council.server.app import start_server
@@ -38,12 +39,12 @@ import base64
 import binascii
 import contextlib
 import contextvars
-import hmac
 import logging
 import re
 import socket
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -52,15 +53,20 @@ from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import grpc
 import uvicorn
+from connectrpc._compression import IdentityCompression
+from connectrpc._protocol import ConnectWireError
+from connectrpc._protocol_server import negotiate_server_protocol
 from connectrpc.code import Code
+from connectrpc.compression.gzip import GzipCompression
 from connectrpc.errors import ConnectError
-from connectrpc.request import RequestContext
+from connectrpc.request import Headers, RequestContext
 from google.protobuf import json_format
 from google.protobuf.message import DecodeError
 from google.rpc import status_pb2
 from starlette.middleware.cors import CORSMiddleware
 
-from council.server.config import ServerConfig
+from council.server.config import ServerConfig, accepted_token
+from council.server.http_guard import guarded_protocol, host_check
 from council.server.service import SERVICE_NAME, CouncilServicer
 from council.v1 import service_pb2 as spb
 from council.v1.service_connect import CouncilServiceASGIApplication
@@ -181,19 +187,15 @@ class _Bridge:
     snake_case) over a CouncilServicer: every method of the service descriptor, each run in
     `executor`'s threads."""
 
-    def __init__(self, servicer: CouncilServicer, executor: ThreadPoolExecutor, token: str | None):
+    def __init__(self, servicer: CouncilServicer, executor: ThreadPoolExecutor):
         self._executor = executor
-        self._expected = f"Bearer {token}".encode() if token else None
         for method in spb.DESCRIPTOR.services_by_name["CouncilService"].methods:
             handler = getattr(servicer, method.name)
             wrap = self._streaming if method.server_streaming else self._unary
             setattr(self, _snake(method.name), wrap(handler))
 
     def _context(self, request: RequestContext) -> tuple[CallContext, asyncio.TimerHandle | None]:
-        if self._expected is not None:
-            given = request.request_headers().get("authorization", "").encode()
-            if not hmac.compare_digest(given, self._expected):
-                raise ConnectError(Code.UNAUTHENTICATED, "missing or wrong bearer token")
+        # The bearer token was checked before the request was read (`_Application._refusal`).
         call = _CURRENT_CALL.get(None) or _Call()
         context = CallContext(request, call)
         left = context.time_remaining()
@@ -295,11 +297,203 @@ class _StrictCodec:
             raise ConnectError(Code.INVALID_ARGUMENT, f"not a valid {name}: {problem}") from None
 
 
+class _CappedGzip(GzipCompression):
+    """connect-python's gzip, whose inflating stops at `limit` bytes. Everything
+    connect-python 0.9 inflates goes through `decompress`: a unary body by its
+    Content-Encoding (`_read_post_request`), a GET's ``compression`` parameter
+    (`_read_get_request`), and each message of a stream (Connect's, gRPC-Web's) by its
+    Connect-Content-Encoding or grpc-encoding (``EnvelopeReader``). Its own gzip inflates a
+    message whole before its size check, 1 GiB for a 1 MB body of zeros; this one refuses
+    (RESOURCE_EXHAUSTED) on the byte past the limit, and corrupt data is INVALID_ARGUMENT.
+
+    >>> gzip = _CappedGzip(limit=1000)
+    >>> gzip.decompress(gzip.compress(b"x" * 1000) + gzip.compress(b"")) == b"x" * 1000
+    True
+    >>> gzip.decompress(gzip.compress(b"x" * 1001))
+    Traceback (most recent call last):
+    connectrpc.errors.ConnectError: the request's message is larger than 1000 bytes once inflated
+    >>> gzip.decompress(b"plain")
+    Traceback (most recent call last):
+    connectrpc.errors.ConnectError: the request's gzip data is not valid: ...
+    """
+
+    def __init__(self, limit: int = MAX_REQUEST_BYTES):
+        super().__init__()
+        self._limit = limit
+
+    def decompress(self, data: bytes | bytearray | memoryview) -> bytes:
+        pieces: list[bytes] = []
+        size = 0
+        rest = bytes(data)
+        try:
+            while True:  # a gzip member each turn (a body may hold several, one after another)
+                inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)  # 16: gzip's header
+                while not inflater.eof:
+                    piece = inflater.decompress(rest, self._limit + 1 - size)
+                    moved = bool(piece) or len(inflater.unconsumed_tail) < len(rest)
+                    rest = inflater.unconsumed_tail
+                    pieces.append(piece)
+                    size += len(piece)
+                    if size > self._limit:
+                        problem = f"larger than {self._limit} bytes once inflated"
+                        raise ConnectError(
+                            Code.RESOURCE_EXHAUSTED, f"the request's message is {problem}"
+                        )
+                    if not moved:
+                        raise zlib.error("the data ends before its gzip stream does")
+                rest = inflater.unused_data
+                if not rest:
+                    return b"".join(pieces)
+        except zlib.error as error:
+            raise ConnectError(
+                Code.INVALID_ARGUMENT, f"the request's gzip data is not valid: {error}"
+            ) from None
+
+
+class _NamedStreamCompression:
+    """A stream protocol of connect-python's (Connect's, gRPC-Web's) whose request
+    compression must be named: an unknown one is UNIMPLEMENTED, as gRPC-Web's already is
+    (connect-python's Connect streams read it as none), and a compressed message in a call
+    that names none is INVALID_ARGUMENT (connect-python: INTERNAL, a 5xx)."""
+
+    def __init__(self, protocol):
+        self._protocol = protocol
+
+    def __getattr__(self, name: str):
+        return getattr(self._protocol, name)
+
+    def negotiate_stream_compression(self, headers, compressions):
+        request, response = self._protocol.negotiate_stream_compression(headers, compressions)
+        named = headers.get(self._protocol.compression_header_name(), "identity")
+        if named not in compressions:
+            return None, response  # connect-python answers UNIMPLEMENTED
+        if isinstance(request, IdentityCompression):
+            return _NoCompression(self._protocol.compression_header_name()), response
+        return request, response
+
+
+class _NoCompression:
+    """The request compression of a stream that names none: a message flagged as
+    compressed is a client's mistake (connect-python's own identity answers INTERNAL)."""
+
+    def __init__(self, header: str):
+        self._header = header
+
+    def name(self) -> str:
+        return "identity"
+
+    def compress(self, data: bytes | bytearray | memoryview) -> bytes:
+        return bytes(data)
+
+    def decompress(self, data: bytes | bytearray | memoryview) -> bytes:
+        raise ConnectError(
+            Code.INVALID_ARGUMENT, f"a message is flagged compressed but no {self._header} is given"
+        )
+
+
+# gRPC-Web's timeout (its gRPC spec: at most 8 digits and a unit) and Connect's (10 digits).
+_GRPC_TIMEOUT = re.compile(r"\d{1,8}[HMSmun]")
+_CONNECT_TIMEOUT = re.compile(r"\d{1,10}")
+
+
+def _is_grpc_web(content_type: str) -> bool:
+    """Whether connect-python reads a call of this (lowercase) Content-Type as gRPC-Web."""
+    return content_type.partition("+")[0] == "application/grpc-web"
+
+
 class _Application(CouncilServiceASGIApplication):
-    """The generated application, whose request decoding goes through `_StrictCodec`: the
-    three methods of connect-python 0.9 that decode a request (unary by POST or GET, and a
-    stream), given the codec in place of theirs (tests/server/test_http.py checks that
-    malformed requests of each kind get INVALID_ARGUMENT)."""
+    """The generated application, with what is checked before connect-python reads a
+    request, in `_refusal` (the bearer token of `tokens`, headers it would fail on with a
+    500), its inflating capped (`_CappedGzip`) and its request decoding through
+    `_StrictCodec`: the three methods of connect-python 0.9 that decode a request (unary by
+    POST or GET, and a stream), given the codec in place of theirs
+    (tests/server/test_http.py checks that malformed requests of each kind get
+    INVALID_ARGUMENT)."""
+
+    def __init__(self, service, tokens: tuple[str, ...] = ()):
+        super().__init__(service, read_max_bytes=MAX_REQUEST_BYTES, compressions=(_CappedGzip(),))
+        self._tokens = tokens
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await super().__call__(scope, receive, send)
+        headers = [(k, v) for k, v in scope.get("headers", ()) if k != b"content-type"]
+        given = next((v for k, v in scope.get("headers", ()) if k == b"content-type"), None)
+        if given is not None:
+            # Media types are case-insensitive (RFC 9110); connect-python compares them as given.
+            media_type, semicolon, parameters = given.partition(b";")
+            media_type = media_type.strip().lower()
+            headers.append((b"content-type", media_type + semicolon + parameters))
+            scope = {**scope, "headers": headers}
+        content_type = (given or b"").partition(b";")[0].strip().lower().decode("latin-1")
+        if content_type == "application/grpc" or content_type.startswith("application/grpc+"):
+            # connect-python needs HTTP/2's trailers for it, which uvicorn's HTTP/1.1 lacks.
+            problem = ConnectWireError(
+                Code.UNIMPLEMENTED,
+                "gRPC (application/grpc) needs HTTP/2: call the gRPC port; this HTTP port "
+                "serves Connect and gRPC-Web",
+                (),
+            )
+            await _send_json(send, 415, problem.to_json_bytes())
+            return None
+        refusal = self._refusal(scope, content_type)
+        if refusal is not None:
+            return await self._refuse(send, content_type, refusal)
+        unary = not (content_type.startswith("application/connect+") or _is_grpc_web(content_type))
+        encoding = dict(scope["headers"]).get(b"content-encoding", b"identity").strip().lower()
+        if unary and encoding not in (b"gzip", b"identity"):
+            # RFC 9110's status for a content coding not supported (connect-python: 501).
+            named = encoding.decode()[:40]
+            problem = ConnectWireError(
+                Code.UNIMPLEMENTED,
+                f"Content-Encoding {named!r} is not supported: gzip or identity",
+                (),
+            )
+            await _send_json(send, 415, problem.to_json_bytes())
+            return None
+        return await super().__call__(scope, receive, send)
+
+    def _refusal(self, scope, content_type: str) -> ConnectError | None:
+        """What refuses a call from its headers alone, before its body is read: the bearer
+        token first (so that a 401 says nothing of the rest), then what connect-python
+        would answer with a 500 or in the wrong shape."""
+        headers = scope.get("headers", ())
+        if self._tokens:
+            given = (v for k, v in headers if k == b"authorization")
+            if all(accepted_token(value, self._tokens) is None for value in given):
+                return ConnectError(Code.UNAUTHENTICATED, "missing or wrong bearer token")
+        for key, value in headers:
+            try:
+                value.decode()
+            except UnicodeDecodeError:
+                name = key.decode("latin-1")[:100]
+                return ConnectError(Code.INVALID_ARGUMENT, f"header {name}: not UTF-8 text")
+        header = dict(headers)
+        if _is_grpc_web(content_type):
+            timeout, pattern = header.get(b"grpc-timeout"), _GRPC_TIMEOUT
+            what = "grpc-timeout: expected at most 8 digits and a unit (H, M, S, m, u, n)"
+        else:
+            timeout, pattern = header.get(b"connect-timeout-ms"), _CONNECT_TIMEOUT
+            what = "connect-timeout-ms: expected at most 10 digits"
+        if timeout and not pattern.fullmatch(timeout.decode()):
+            return ConnectError(Code.INVALID_ARGUMENT, f"{what}, got {timeout.decode()[:40]!r}")
+        return None
+
+    async def _refuse(self, send, content_type: str, error: ConnectError) -> None:
+        """Answer `error` as the call's protocol answers one: a stream's (Connect's
+        ``application/connect+*``, gRPC-Web's) in its last message, with HTTP 200; a
+        unary Connect call's as JSON, its HTTP status the code's."""
+        if not (content_type.startswith("application/connect+") or _is_grpc_web(content_type)):
+            return await self._handle_error(error, None, send)
+        protocol = negotiate_server_protocol(content_type)
+        end = protocol.create_envelope_writer(None, None).end(  # type: ignore[arg-type]
+            Headers(), ConnectWireError.from_exception(error)
+        )
+        assert isinstance(end, bytes)  # the streams over HTTP/1.1 end in a message
+        start = [(b"content-type", content_type.encode())]
+        await send({"type": "http.response.start", "status": 200, "headers": start})
+        await send({"type": "http.response.body", "body": end})
+        return None
 
     async def _read_post_request(self, endpoint, receive, codec, headers):
         return await super()._read_post_request(endpoint, receive, _StrictCodec(codec), headers)
@@ -309,7 +503,14 @@ class _Application(CouncilServiceASGIApplication):
 
     async def _handle_stream(self, receive, send, protocol, endpoint, codec, headers, ctx):
         codec = _StrictCodec(codec)
+        protocol = _NamedStreamCompression(protocol)
         return await super()._handle_stream(receive, send, protocol, endpoint, codec, headers, ctx)
+
+
+async def _send_json(send, status: int, body: bytes) -> None:
+    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 class _CallTracker:
@@ -470,8 +671,8 @@ class _WebPage:
 def asgi_application(servicer: CouncilServicer, config: ServerConfig, executor: ThreadPoolExecutor):
     """The ASGI application of the service: Connect and gRPC-Web over `servicer`, with CORS
     for ``config.cors_origins`` (None: `LOOPBACK_ORIGINS`; empty: none; ``"*"``: any)."""
-    bridge = cast("CouncilService", _Bridge(servicer, executor, config.auth_token))
-    app: Any = _CallTracker(_Application(bridge, read_max_bytes=MAX_REQUEST_BYTES))
+    bridge = cast("CouncilService", _Bridge(servicer, executor))
+    app: Any = _CallTracker(_Application(bridge, config.tokens))
     app = _GrpcWebText(app)  # outside the tracker, which counts the decoded bytes
     app = _WebPage(app)  # the page: GET / and /web/*; the calls are POSTs
     origins = config.cors_origins
@@ -485,7 +686,7 @@ def asgi_application(servicer: CouncilServicer, config: ServerConfig, executor: 
             expose_headers=_CORS_RESPONSE_HEADERS,
             max_age=7200,
         )
-    return app
+    return host_check(app, config)  # outermost: a refused Host reaches nothing else
 
 
 def _listen(address: str) -> socket.socket:
@@ -522,7 +723,9 @@ class HttpServer:
         app = asgi_application(servicer, config, self._executor)
         self._uvicorn_config = uvicorn.Config(
             app,
-            http="h11",
+            # uvicorn's h11 protocol with request timeouts, a connection cap and refusals.
+            http=guarded_protocol(config),
+            timeout_keep_alive=config.http_keep_alive_s,  # type: ignore[arg-type]
             loop="asyncio",
             lifespan="off",
             ws="none",
@@ -563,15 +766,18 @@ class HttpServer:
     def shutdown(self, grace: float | None) -> None:
         """Stop accepting calls; those in flight get `grace` seconds (None: none) before
         they are cancelled. Returns at once (see `wait`)."""
-        self._uvicorn_config.timeout_graceful_shutdown = None if grace is None else int(grace + 1)
+        self._uvicorn_config.timeout_graceful_shutdown = grace  # type: ignore[assignment]
         self._server.force_exit = grace is None
         self._server.should_exit = True
 
     def wait(self, timeout: float = 10.0) -> None:
         """Wait for the server's thread to end (after `shutdown`)."""
         self._thread.join(timeout)
+        if self._thread.is_alive():  # past the grace: cancel what is left
+            self._server.force_exit = True
+            self._thread.join(1.0)
         if self._thread.is_alive():
-            log.warning("the HTTP server did not stop within %.0f s", timeout)
+            log.warning("the HTTP server did not stop within %.1f s", timeout + 1.0)
         self._executor.shutdown(wait=False, cancel_futures=True)
 
 

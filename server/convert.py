@@ -42,6 +42,7 @@ __all__ = [
     "duration",
     "engine_info_proto",
     "legal_actions_response",
+    "public_action_proto",
     "search_result_proto",
     "the_council_action_from_proto",
     "the_council_action_proto",
@@ -381,6 +382,37 @@ def the_council_action_proto(state: TheCouncilState, action_id: int) -> pb.Actio
     elif name == "reveal":
         m.reveal.extend(_revealed(state, index) or [])
     return m
+
+
+# The Council's secret moves (TC15) and what the other seats see of one when it is made: a
+# pick is hidden until the round's picks are revealed together, a choice of cards to reveal
+# until the event's reveal. Their public form names no card (docs/service.md, "Sealed games").
+THE_COUNCIL_SECRET_MOVES = {"pick": "picks a card", "reveal": "chooses the cards to reveal"}
+
+
+def public_action_proto(state: Position, action_id: int) -> tuple[pb.Action, bool]:
+    """The action `action_id` of the seat to move in `state` (taken now) as the other seats
+    see it, and whether it is secret: the usual Action message for a public move; for a
+    secret one only its kind and a text, no id, card or reveal list.
+
+    >>> from council.engine import TheCouncilConfig
+    >>> state = TheCouncilConfig(players=3).new_game(seed=1)
+    >>> state.action_to_text(state.legal_actions()[0])
+    'pick The Battle'
+    >>> action, secret = public_action_proto(state, state.legal_actions()[0])
+    >>> action == pb.Action(kind=pb.ACTION_KIND_PICK, text="picks a card"), secret
+    (True, True)
+    >>> action, secret = public_action_proto(GameConfig().new_game(seed=1), 0)
+    >>> action.text, secret  # Council of Four has no secret move
+    ('end', False)
+    """
+    if not isinstance(state, TheCouncilState):
+        return action_proto(action_id), False
+    name = _the_council_kind(action_id)
+    secret = THE_COUNCIL_SECRET_MOVES.get(name)
+    if secret is None:
+        return the_council_action_proto(state, action_id), False
+    return pb.Action(kind=THE_COUNCIL_KINDS[name], text=secret), True
 
 
 def _the_council_line(view: TheCouncilState, line, seed: int) -> list[pb.Action]:

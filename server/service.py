@@ -4,19 +4,24 @@ what it raises into the call's status.
 
 Every handler is stateless: the request carries the whole position, of Council of Four
 (``State``) or of The Council (``TheCouncilState``, ``config.game`` = GAME_THE_COUNCIL);
-each handler serves both. Searches see only the requesting seat's view (``view``); whatever
-the request says about other seats' hidden cards is discarded before the search starts.
+each handler serves both; a sealed game's requests carry it sealed (``sealed``: the blob and
+a seat's ticket, ``council.server.sealing``), opened by `_resolve` with the seat checks.
+Searches see only the requesting seat's view (``view``); whatever the request says about
+other seats' hidden cards is discarded before the search starts.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import secrets
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+
+import grpc
 
 from council.engine import IllegalActionError, Position, State, TheCouncilState
 from council.engine import _the_council as the_council
@@ -39,10 +44,10 @@ from council.mcts.search import (
     default_config,
     search,
 )
-from council.server import convert, presets
+from council.server import convert, presets, sealing
 from council.server.admission import Admission, caller_of
 from council.server.config import ServerConfig
-from council.server.errors import failed_precondition, invalid, rpc
+from council.server.errors import RpcError, failed_precondition, invalid, rpc
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 from council.v1 import service_pb2_grpc
@@ -51,7 +56,19 @@ from council.v1 import service_pb2_grpc
 __all__ = ["SERVICE_NAME", "CouncilServicer", "SearchRecord", "ServerConfig"]
 
 SERVICE_NAME = spb.DESCRIPTOR.services_by_name["CouncilService"].full_name
+log = logging.getLogger(__name__)
+# The roles of the tickets a sealed request may carry: most calls show the seat's hand.
+PLAYER_ONLY = frozenset({spb.SEAT_ROLE_PLAYER})
+PLAYER_OR_BOT = frozenset({spb.SEAT_ROLE_PLAYER, spb.SEAT_ROLE_BOT})
 RECENT_SEARCHES = 256  # finished searches kept (see CouncilServicer.recent_searches)
+# A NewGame seed below this is found from one seat's view by trying seeds (about 1,200
+# NewGame calls found one, or a short loop over the engine): NewGame says so in its reply.
+SMALL_SEED_LIMIT = 1 << 32
+SMALL_SEED_WARNING = (
+    "seed {seed} is below 2^32: anyone holding one seat's view can find it by trying seeds, "
+    "and with it every hidden card; leave the seed out of a real game's NewGame (the server "
+    "then draws a secret random one), or use a secret random 64-bit value"
+)
 
 # AnalyzePosition reports every 0.2 s unless the request asks otherwise, and never more often
 # than every 20 ms. Each report pauses the search, ranks its candidates, walks its principal
@@ -73,11 +90,15 @@ class _Plan:
     seed: int
     max_candidates: int
     search_config: SearchConfig  # the server's for Council of Four, The Council's defaults
+    # A bot ticket's call: the full state its move is played on, and its game.
+    bot_game: tuple[Position, _Unsealed] | None = None
 
     def result_proto(
         self, result: SearchResult, time_s: float, reason: pb.StopReason
     ) -> pb.SearchResult:
         """The SearchResult message of this request's search, run with `time_s` seconds."""
+        if self.bot_game is not None:  # nothing of the seat's hand: RecommendAction adds
+            return pb.SearchResult(seat=self.seat)  # the move played, in its public form
         return convert.search_result_proto(
             result,
             view=self.view,
@@ -100,10 +121,27 @@ class SearchRecord:
     time_budget_s: float
 
 
+@dataclass(frozen=True)
+class _Unsealed:
+    """What a sealed request's blob and ticket hold."""
+
+    ticket: sealing.Ticket
+    game_secret: bytes
+
+
 class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     def __init__(self, config: ServerConfig | None = None):
         self.config = (config or ServerConfig()).resolved()
-        self.admission = Admission(self.config.search_slots, self.config.search_queue)
+        # No key given: one of this process only (its games end with it).
+        self.seal_keys = self.config.seal_keys or sealing.SealKeys.generate(
+            "process-" + secrets.token_hex(4)
+        )
+        self.admission = Admission(
+            self.config.search_slots,
+            self.config.search_queue,
+            per_caller=self.config.searches_per_caller,
+            max_queue_wait_s=self.config.max_queue_wait_s,
+        )
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
         self._stops: set[StopFlag] = set()
@@ -154,23 +192,75 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 self._idle.notify_all()
 
     # -- reading requests --------------------------------------------------------------
-    def _load(self, request, *, requesting_seat: int | None) -> Position:
+    def _load(
+        self, request, *, requesting_seat: int | None, roles: frozenset[int] = PLAYER_ONLY
+    ) -> Position:
+        """The validated position of the request (`_resolve`)."""
+        return self._resolve(request, requesting_seat=requesting_seat, roles=roles)[0]
+
+    def _resolve(
+        self, request, *, requesting_seat: int | None, roles: frozenset[int] = PLAYER_ONLY
+    ) -> tuple[Position, _Unsealed | None]:
         """The validated position of `request.state`, read by the engine (about 30 µs, so
         nothing is cached). A Council of Four state without a viewer whose other seats' hands
         are (partly) absent is read as the view of the requesting seat (default: the seat to
-        move)."""
+        move). A sealed request's (`sealed`) is the full state in its blob, with its checked
+        ticket: one of `roles`, of this game, for the requesting seat if one is named."""
+        if request.HasField("sealed"):
+            if request.HasField("state"):
+                both = "give the position as `state` or as `sealed`, not both"
+                raise invalid([("state", both), ("sealed", both)])
+            return self._unseal(request.sealed, requesting_seat, roles)
         if not request.HasField("state"):
             raise invalid([("state", "required field is missing")])
         msg = request.state
         seat = msg.turn.current if requesting_seat is None else requesting_seat
         try:
-            return state_from_proto(msg, view_of=seat if 0 <= seat < len(msg.players) else None)
+            view_of = seat if 0 <= seat < len(msg.players) else None
+            return state_from_proto(msg, view_of=view_of), None
         except StateValidationError as e:
             raise invalid(
                 [("state" if f == "(root)" else f"state.{f}", p) for f, p in e.violations]
             ) from None
 
-    def _seat(self, request, state: Position) -> int:
+    def _unseal(
+        self, sealed: spb.Sealed, requesting_seat: int | None, roles: frozenset[int]
+    ) -> tuple[Position, _Unsealed]:
+        """The full state of a sealed request and its ticket, checked: the errors say which
+        part of `sealed` is wrong (sealing's exceptions, mapped to their statuses)."""
+        if not sealed.ticket:
+            raise invalid([("sealed.ticket", "required: the ticket of the seat asking")])
+        if not sealed.blob:
+            raise invalid([("sealed.blob", "required: the game's last sealed_state")])
+        try:
+            claimed = sealing.parse_ticket(sealed.ticket)
+            if claimed.role not in roles:
+                role = sealing.ROLE_NAMES[claimed.role]
+                raise _denied("sealed.ticket", f"a {role} ticket cannot make this call")
+            if requesting_seat is not None and requesting_seat != claimed.seat:
+                raise _denied(
+                    "seat", f"the ticket is seat {claimed.seat}'s, not seat {requesting_seat}'s"
+                )
+            content = self.seal_keys.open(sealed.blob, ttl_s=self.config.seal_ttl_s)
+            ticket = sealing.check_ticket(content.game_secret, sealed.ticket)
+        except sealing.WrongTicket as e:
+            raise _denied("sealed.ticket", str(e)) from None
+        except (sealing.RetiredKey, sealing.ExpiredBlob) as e:
+            raise failed_precondition(f"sealed.blob: {e}") from None
+        except sealing.SealError as e:
+            raise invalid([(f"sealed.{e.field}", str(e))]) from None
+        try:
+            state = state_from_proto(content.state)
+        except StateValidationError:  # sealed by this server: it must read
+            log.exception("a sealed state of this server does not read")
+            raise RpcError(grpc.StatusCode.INTERNAL, "sealed.blob: unreadable state") from None
+        return state, _Unsealed(ticket, content.game_secret)
+
+    def _sealed_state(self, state: Position, unsealed: _Unsealed) -> bytes:
+        """The blob of `state`, in the game of `unsealed`."""
+        return self.seal_keys.seal(state_to_proto(state), unsealed.game_secret)
+
+    def _seat(self, request, state: Position, default: int | None = None) -> int:
         """The requesting seat: it must be the seat to move and see its own hand."""
         if state.is_terminal():
             raise failed_precondition("the game is over: there is no action to take")
@@ -179,6 +269,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             seat = request.seat
             if not 0 <= seat < state.n_players:
                 raise invalid([("seat", f"must be in 0..{state.n_players - 1}, got {seat}")])
+        elif default is not None:
+            seat = default
         else:
             seat = state.viewer if state.is_view else current
         if state.is_view and seat != state.viewer:
@@ -189,23 +281,28 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             raise failed_precondition(f"seat {seat} is not to move (seat {current} is)")
         return seat
 
-    def _mover_state(self, request) -> tuple[Position, int]:
-        """The validated state of a request made on behalf of a seat, and that seat."""
+    def _mover_state(
+        self, request, roles: frozenset[int] = PLAYER_ONLY
+    ) -> tuple[Position, int, _Unsealed | None]:
+        """The validated state of a request made on behalf of a seat, that seat, and what a
+        sealed request's blob held (its ticket's seat is the requesting one)."""
         requesting = request.seat if request.HasField("seat") else None
         if requesting is not None and requesting < 0:
             raise invalid([("seat", f"must be a seat number, got {requesting}")])
-        state = self._load(request, requesting_seat=requesting)
-        return state, self._seat(request, state)
+        state, unsealed = self._resolve(request, requesting_seat=requesting, roles=roles)
+        ticket_seat = None if unsealed is None else unsealed.ticket.seat
+        return state, self._seat(request, state, ticket_seat), unsealed
 
-    def _plan(self, request) -> _Plan:
-        state, seat = self._mover_state(request)
+    def _plan(self, request, roles: frozenset[int] = PLAYER_ONLY) -> _Plan:
+        state, seat, unsealed = self._mover_state(request, roles)
+        game = _game(state)
         cfg = self.config
         iterations, time_s = presets.search_budget(
             request.limits,
             cfg.default_preset,
             max_iterations=cfg.max_iterations,
             max_time_s=cfg.max_search_time_s,
-            game=request.state.config.game,
+            game=game,
         )
         if request.max_candidates < 0:
             raise invalid([("max_candidates", "must be >= 0")])
@@ -213,12 +310,14 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         # The server's search settings are Council of Four's; The Council has its own. The
         # preset that sets the budget may tune them (presets.Budget.settings).
         config = self.config.search_config if isinstance(view, State) else default_config(view)
-        settings = presets.search_settings(
-            request.limits, cfg.default_preset, request.state.config.game
-        )
+        settings = presets.search_settings(request.limits, cfg.default_preset, game)
         if settings:
             config = replace(config, **settings)
-        return _Plan(view, seat, iterations, time_s, request.seed, request.max_candidates, config)
+        bot_game = None  # a bot ticket's call plays the move (RecommendAction)
+        if unsealed is not None and unsealed.ticket.role == spb.SEAT_ROLE_BOT:
+            bot_game = (state, unsealed)
+        seed, max_candidates = request.seed, request.max_candidates
+        return _Plan(view, seat, iterations, time_s, seed, max_candidates, config, bot_game)
 
     def _action(self, request, state: Position) -> tuple[int, str]:
         """The action id of an ApplyAction request in `state` and the field that gave it."""
@@ -264,9 +363,12 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     def _searching(self, plan: _Plan, context) -> Iterator[tuple[StopFlag, float, bool]]:
         """Hold a search slot for the block and yield the search's stop flag, its time budget
         and whether the call's deadline cut that budget. The flag is set when the call ends
-        (cancelled, or past its deadline) or the server stops."""
+        (cancelled, or past its deadline), the server stops, or admission stops the search
+        for a caller with fewer searches (`council.server.admission`)."""
         stop = StopFlag()
-        admitted = self.admission.enter(context, self.config.deadline_margin, caller_of(context))
+        admitted = self.admission.enter(
+            context, self.config.deadline_margin, caller_of(context), stop=stop.set
+        )
         with admitted, self._tracked(stop):
             if not context.add_callback(stop.set):  # the call has ended already
                 stop.set()
@@ -298,14 +400,41 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         # view find every hidden card by trying seeds; docs/service.md, "Seeds").
         seed = request.seed if request.HasField("seed") else secrets.randbits(64)
         state = config.new_game(seed=seed)
-        response = spb.NewGameResponse(state=state_to_proto(state))
-        if request.include_views:
-            convert.add_views(response.views, state)
+        if request.sealed:
+            response = self._new_sealed_game(request, state)
+        elif request.bot_seats:
+            raise invalid([("bot_seats", "only a sealed game has tickets: set `sealed`")])
+        else:
+            response = spb.NewGameResponse(state=state_to_proto(state))
+            if request.include_views:
+                convert.add_views(response.views, state)
+        if request.HasField("seed") and seed < SMALL_SEED_LIMIT:
+            response.warnings.append(SMALL_SEED_WARNING.format(seed=seed))
+        return response
+
+    def _new_sealed_game(self, request, state: Position) -> spb.NewGameResponse:
+        """A sealed NewGame's answer: the sealed state, a ticket per seat (bot tickets for
+        `bot_seats`), and the player seats' views if asked; never the full state."""
+        bots = set(request.bot_seats)
+        for i, seat in enumerate(request.bot_seats):
+            if not 0 <= seat < state.n_players:
+                problem = f"must be in 0..{state.n_players - 1}, got {seat}"
+                raise invalid([(f"bot_seats[{i}]", problem)])
+        secret = sealing.new_game_secret()
+        response = spb.NewGameResponse(
+            sealed_state=self.seal_keys.seal(state_to_proto(state), secret)
+        )
+        for seat in range(state.n_players):
+            role = spb.SEAT_ROLE_BOT if seat in bots else spb.SEAT_ROLE_PLAYER
+            ticket = sealing.mint_ticket(secret, seat, role)
+            response.tickets.add(seat=seat, role=role, ticket=ticket)
+            if request.include_views and role == spb.SEAT_ROLE_PLAYER:
+                response.views.add(seat=seat, state=state_to_proto(state.view(seat)))
         return response
 
     @rpc
     def ListLegalActions(self, request, context):
-        state, seat = self._mover_state(request)
+        state, seat, _ = self._mover_state(request)
         full = state.determinize(0) if state.is_view else state
         if isinstance(full, TheCouncilState):
             response = convert.the_council_legal_actions_response(seat, full)
@@ -322,7 +451,20 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
 
     @rpc
     def ApplyAction(self, request, context):
-        given = self._load(request, requesting_seat=None)
+        given, unsealed = self._resolve(request, requesting_seat=None, roles=PLAYER_OR_BOT)
+        if unsealed is not None:
+            # A bot's move is played by the server (RecommendAction), so that its holder
+            # never sees a secret move nor learns from refusals which moves are legal.
+            if unsealed.ticket.role == spb.SEAT_ROLE_BOT:
+                raise _denied("sealed.ticket", "a bot ticket plays through RecommendAction")
+            # The sealed rng draws: a chosen seed would let a player pick the cards drawn.
+            if request.HasField("seed"):
+                raise invalid([("seed", "a sealed state draws from its own rng: leave it out")])
+            mover = given.current_player
+            if not given.is_terminal() and unsealed.ticket.seat != mover:
+                raise failed_precondition(
+                    f"seat {unsealed.ticket.seat} is not to move (seat {mover} is)"
+                )
         # A view is answered with the same seat's view of the sampled next state: the cards
         # dealt to play it must not come back looking like the game's (`sampled`).
         viewer = given.viewer if given.is_view else None
@@ -347,6 +489,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 ]
             ) from None
         over = state.is_terminal()
+        if unsealed is not None:
+            return self._sealed_apply_response(request, state, applied, unsealed)
         shown = state if viewer is None else state.view(viewer)
         response = spb.ApplyActionResponse(
             state=state_to_proto(shown),
@@ -363,9 +507,24 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 response.views.add(seat=viewer).state.CopyFrom(response.state)
         return response
 
+    def _sealed_apply_response(
+        self, request, state: Position, applied: pb.Action, unsealed: _Unsealed
+    ) -> spb.ApplyActionResponse:
+        """A sealed ApplyAction's answer (a player ticket's): the next state sealed, what is
+        public (the action, scores, the end) and that seat's view."""
+        seat = unsealed.ticket.seat
+        response = spb.ApplyActionResponse(
+            sealed_state=self._sealed_state(state, unsealed), **_public_outcome(state, seat)
+        )
+        response.applied.CopyFrom(applied)
+        response.state.CopyFrom(state_to_proto(state.view(seat)))
+        if request.include_views:
+            response.views.add(seat=seat).state.CopyFrom(response.state)
+        return response
+
     @rpc
     def RecommendAction(self, request, context):
-        plan = self._plan(request)
+        plan = self._plan(request, PLAYER_OR_BOT)
         with self._searching(plan, context) as (stop, time_s, by_deadline):
             limits = SearchLimits(
                 iterations=plan.iterations, time_s=time_s, max_nodes=self.config.max_nodes
@@ -373,7 +532,27 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             result = search(plan.view, limits, plan.search_config, plan.seed, stop)
             reason = _stop_reason(result, plan, stop, by_deadline)
             self._record("RecommendAction", reason, result, time_s)
-        return spb.RecommendActionResponse(result=plan.result_proto(result, time_s, reason))
+        proto = plan.result_proto(result, time_s, reason)
+        if plan.bot_game is None:
+            return spb.RecommendActionResponse(result=proto)
+        return self._play_bot_move(plan.bot_game, proto, result.action)
+
+    def _play_bot_move(
+        self, bot_game: tuple[Position, _Unsealed], result: pb.SearchResult, action: int
+    ) -> spb.RecommendActionResponse:
+        """A bot ticket's RecommendAction: its chosen `action` played on the sealed full
+        state, answered with the next blob and what the other seats see (the move in its
+        public form, scores, the end), so the bot's holder learns no more than they do."""
+        state, unsealed = bot_game
+        played, secret = convert.public_action_proto(state, action)  # named before it is taken
+        state.apply(action)  # legal: the search chose it among the seat's legal actions
+        result.action.CopyFrom(played)
+        return spb.RecommendActionResponse(
+            result=result,
+            sealed_state=self._sealed_state(state, unsealed),
+            secret=secret,
+            **_public_outcome(state, unsealed.ticket.seat),
+        )
 
     @rpc
     def AnalyzePosition(self, request, context):
@@ -410,6 +589,9 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
 
     @rpc
     def GetView(self, request, context):
+        if request.HasField("sealed"):  # the ticket's seat (`seat`, if given, must be it)
+            state = self._sealed_view(request)
+            return spb.GetViewResponse(state=state_to_proto(state))
         if not request.HasField("seat"):
             raise invalid([("seat", "required: the seat whose view is wanted")])
         seat = request.seat
@@ -425,7 +607,12 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     @rpc
     def RenderPosition(self, request, context):
         seat = request.seat if request.HasField("seat") else None
-        state = self._load(request, requesting_seat=seat if seat is None or seat >= 0 else None)
+        if request.HasField("sealed"):  # the ticket's seat's view
+            state = self._sealed_view(request)
+            seat = None
+        else:
+            requesting = seat if seat is None or seat >= 0 else None
+            state = self._load(request, requesting_seat=requesting)
         if seat is not None:
             if not 0 <= seat < state.n_players:
                 raise invalid([("seat", f"must be in 0..{state.n_players - 1}, got {seat}")])
@@ -438,6 +625,15 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             return spb.RenderPositionResponse(svg=render_the_council_svg(state))
         return spb.RenderPositionResponse(svg=render_svg(state))
 
+    def _sealed_view(self, request) -> Position:
+        """The view of a sealed request's ticket's seat (a player ticket's)."""
+        seat = request.seat if request.HasField("seat") else None
+        if seat is not None and seat < 0:
+            raise invalid([("seat", f"must be a seat number, got {seat}")])
+        state, unsealed = self._resolve(request, requesting_seat=seat)
+        assert unsealed is not None
+        return state.view(unsealed.ticket.seat)
+
     @rpc
     def GetEngineInfo(self, request, context):
         cfg = self.config
@@ -446,6 +642,25 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             max_search_time_s=cfg.max_search_time_s,
             search_slots=cfg.search_slots,
         )
+
+
+def _denied(field: str, problem: str) -> RpcError:
+    """PERMISSION_DENIED naming the request field at fault (a sealed game's ticket)."""
+    return RpcError(grpc.StatusCode.PERMISSION_DENIED, f"{field}: {problem}", [(field, problem)])
+
+
+def _public_outcome(state: Position, seat: int) -> dict:
+    """What every seat sees of a sealed game's state after a move: whether it is over, the
+    scores (as `seat` sees them: all public) and the winners; the fields of the same names
+    of ApplyActionResponse and RecommendActionResponse."""
+    over = state.is_terminal()
+    winners = state.winners() if over else []
+    return {"game_over": over, "scores": state.view(seat).scores(), "winners": winners}
+
+
+def _game(state: Position) -> int:
+    """The pb.Game of a position."""
+    return pb.GAME_THE_COUNCIL if isinstance(state, TheCouncilState) else pb.GAME_COUNCIL_OF_FOUR
 
 
 def _decision(state: Position) -> str:

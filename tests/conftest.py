@@ -17,6 +17,12 @@ def pytest_report_header(config):
 
 
 def pytest_configure(config):
+    # `council-ai serve` keeps a seal key under $XDG_STATE_HOME when given none: the
+    # servers the tests start (child processes included) keep theirs in a folder of this
+    # run, never in the home folder of whoever runs the tests.
+    state_home = Path(config.rootpath, "build", "test-state")
+    state_home.mkdir(parents=True, exist_ok=True)
+    os.environ["XDG_STATE_HOME"] = str(state_home)
     # `make test` reruns the random-play tests against the debug build; make sure that
     # run really imported it rather than the optimised build of the editable install.
     if os.environ.get("COUNCIL_EXPECT_DEBUG_BUILD") == "1":

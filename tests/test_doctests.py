@@ -23,7 +23,13 @@ README = ROOT / "README.md"
 OPTIONAL_DEPENDENCIES = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
     "optional-dependencies"
 ]
-PACKAGES = ["council.engine", "council.mcts", "council.server", "council.ladder"]
+PACKAGES = [
+    "council.engine",
+    "council.mcts",
+    "council.learning",
+    "council.server",
+    "council.ladder",
+]
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 # Import names whose distribution is named otherwise (the rest are the same).
 DISTRIBUTION_OF = {"pyspiel": "open-spiel"}
@@ -43,8 +49,10 @@ DOCUMENTED = {
     "council.mcts.openspiel_game",
     "council.mcts.policy_model",
     "council.mcts.search",
-    "council.mcts.selfplay",
     "council.mcts.value_model",
+    "council.learning.cli",
+    "council.learning.data",
+    "council.learning.selfplay",
     "council.server.admission",
     "council.server.app",
     "council.server.client",

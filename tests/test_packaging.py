@@ -6,17 +6,21 @@
 - ``pyproject.toml`` maps every package onto a folder that exists and ships the board data.
 - The installed package's data (``board.json``) is reachable through ``importlib.resources``.
 - ``council.engine.__all__`` and the public modules' ``__all__`` name real objects.
-- The layering rule: ``ladder -> server -> mcts -> engine -> council.v1.game_pb2`` (the
-  schema of a position). ``engine/`` imports none of ``council.mcts``, ``council.server``,
-  ``council.ladder`` or the service's messages and stubs (``council.v1.service_pb2*``);
-  ``mcts/`` imports none of ``council.server``, ``council.ladder`` or
-  ``council.v1``; ``server/`` does not import ``council.ladder`` (the ladder, a gRPC client
-  on top, may import all of them). Every ``.py`` file is scanned with ``ast`` (relative
-  imports resolved, ``importlib.import_module``/``__import__`` with a constant name
-  included), ``.pyx`` and ``.pxd`` files with a regular expression over their
+- The layering rule: ``ladder -> server -> learning -> mcts -> engine -> council.v1.game_pb2``
+  (the schema of a position). ``engine/`` imports none of ``council.mcts``,
+  ``council.learning``, ``council.server``, ``council.ladder`` or the service's messages and
+  stubs (``council.v1.service_pb2*``); ``mcts/`` imports none of ``council.learning``,
+  ``council.server``, ``council.ladder`` or ``council.v1``; ``learning/`` (self-play and
+  training) imports none of ``council.server``, ``council.ladder`` or ``council.v1``;
+  ``server/`` imports neither ``council.ladder`` nor ``council.learning``, but for one door:
+  its command line registers the learning commands from ``council.learning.cli`` (the
+  ladder, a gRPC client on top, may import all of them). Every ``.py`` file is scanned with
+  ``ast`` (relative imports resolved, ``importlib.import_module``/``__import__`` with a
+  constant name included), ``.pyx`` and ``.pxd`` files with a regular expression over their
   ``import``/``cimport`` statements.
 - The ladder's extra and console script: ``council-ladder``, and OpenSkill and matplotlib in
-  the ``ladder`` extra rather than in the runtime dependencies.
+  the ``ladder`` extra rather than in the runtime dependencies; SciPy and matplotlib in the
+  ``train`` extra of ``council.learning``.
 """
 
 from __future__ import annotations
@@ -79,15 +83,26 @@ LAYERS = {
         "council.v1.service_pb2_grpc",
     ),
     "mcts": ("council.server", "council.v1"),
+    # Self-play and training stand on the players (mcts) and the rules (engine) only.
+    "learning": ("council.server", "council.v1"),
 }
+# Training sits above the players: nothing below it imports it.
+for below in ("engine", "mcts"):
+    LAYERS[below] = (*LAYERS[below], "council.learning")
 # The ladder (a gRPC client on top of the service) may import every layer; none imports it.
 LAYERS = {folder: (*forbidden, "council.ladder") for folder, forbidden in LAYERS.items()}
-LAYERS["server"] = ("council.ladder",)
+LAYERS["server"] = ("council.ladder", "council.learning")
+# file -> the modules it may import although its folder's layer forbids them. `council-ai`
+# keeps its selfplay / train / train-policy commands (docs/learning.md): the command line
+# registers them from the module that implements them; the service itself carries no
+# training.
+DOORS = {"server/cli.py": ("council.learning.cli",)}
 # The folders with Cython sources (the layering test checks it saw them).
 CYTHON_DIRS = {"engine", "mcts"}
 PACKAGE_OF_DIR = {
     "engine": "council.engine",
     "mcts": "council.mcts",
+    "learning": "council.learning",
     "server": "council.server",
     "ladder": "council.ladder",
 }
@@ -145,7 +160,7 @@ def test_manifest_includes_cython_sources_and_board_data(tmp_path, monkeypatch):
 def test_manifest_includes_every_package_module(tmp_path, monkeypatch):
     selected = _manifest_files(tmp_path, monkeypatch, GENERATED)
     folders = set(_pyproject()["tool"]["setuptools"]["package-dir"].values())
-    assert {"engine", "mcts", "server", "ladder"} <= folders
+    assert {"engine", "mcts", "learning", "server", "ladder"} <= folders
     modules = {
         f
         for f in _source_files()
@@ -213,7 +228,13 @@ def test_pyproject_packages_map_onto_existing_folders():
     tool = _pyproject()["tool"]["setuptools"]
     mapping = tool["package-dir"]
     assert set(mapping) <= set(tool["packages"])
-    for name in ("council.engine", "council.mcts", "council.server", "council.ladder"):
+    for name in (
+        "council.engine",
+        "council.mcts",
+        "council.learning",
+        "council.server",
+        "council.ladder",
+    ):
         assert name in mapping, name
         assert mapping[name] == name.split(".")[1]
     for package, folder in mapping.items():
@@ -242,13 +263,15 @@ def test_pyproject_ships_board_data_and_cython_sources():
     assert (ROOT / "engine" / "data" / "board.json").is_file()
 
 
+def names(requirements: list[str]) -> set[str]:
+    """The distribution names of requirement strings, lower-cased."""
+    return {re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0].lower() for r in requirements}
+
+
 def test_pyproject_ladder_extra_and_script():
     project = _pyproject()["project"]
     assert project["scripts"]["council-ladder"] == "council.ladder.cli:main"
     assert project["scripts"]["council-ai"] == "council.server.cli:main"
-
-    def names(requirements):
-        return {re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0].lower() for r in requirements}
 
     extras = project["optional-dependencies"]
     ladder_only = {"openskill", "matplotlib"}
@@ -259,6 +282,21 @@ def test_pyproject_ladder_extra_and_script():
     assert ladder_only | {"ray"} <= names(extras["test"])
     # mcts imports tqdm for its progress bars (arena, self-play): a runtime dependency.
     assert "tqdm" in names(project["dependencies"])
+
+
+def test_pyproject_learning_package_and_train_extra():
+    # Training is a package of its own (council.learning, learning/), its SciPy in the
+    # `train` extra: the runtime (search, service) installs none of it.
+    project = _pyproject()["project"]
+    tool = _pyproject()["tool"]
+    assert tool["setuptools"]["package-dir"]["council.learning"] == "learning"
+    assert "council.learning" in tool["setuptools"]["packages"]
+    assert "council.learning" in tool["mypy"]["packages"]
+    train = names(project["optional-dependencies"]["train"])
+    assert train == {"scipy", "matplotlib"}
+    assert train.isdisjoint(names(project["dependencies"]))
+    # The commands stay council-ai's (no council-learn script): see DOORS.
+    assert set(project["scripts"]) == {"council-ai", "council-ladder"}
 
 
 # -- installed package -------------------------------------------------------------------
@@ -372,8 +410,15 @@ def imports_of(path: Path) -> set[str]:
     return imports_of_cython(source)
 
 
-def _violations(imports: set[str], forbidden: tuple[str, ...]) -> list[str]:
-    return sorted(m for m in imports if any(m == f or m.startswith(f + ".") for f in forbidden))
+def _within(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def _violations(
+    imports: set[str], forbidden: tuple[str, ...], doors: tuple[str, ...] = ()
+) -> list[str]:
+    """The imports that fall under `forbidden`, less those through `doors`."""
+    return sorted(m for m in imports if _within(m, forbidden) and not _within(m, doors))
 
 
 def _sources(folder: str) -> list[Path]:
@@ -391,7 +436,8 @@ def test_layering(folder):
     assert any(p.suffix == ".py" for p in sources)
     bad = {}
     for path in sources:
-        found = _violations(imports_of(path), LAYERS[folder])
+        doors = DOORS.get(path.relative_to(ROOT).as_posix(), ())
+        found = _violations(imports_of(path), LAYERS[folder], doors)
         if found:
             bad[str(path.relative_to(ROOT))] = found
     assert bad == {}, f"{folder}/ must not import {', '.join(LAYERS[folder])}"
@@ -413,6 +459,7 @@ def test_layering_scans_the_ladder():
     top_level = {folder for folder in mapping.values() if "/" not in folder}
     assert top_level == set(PACKAGE_OF_DIR)
     assert set(LAYERS) == set(PACKAGE_OF_DIR) - {"ladder"}
+    assert {"engine", "mcts", "learning", "server"} <= set(LAYERS)
     for folder in LAYERS:
         assert "council.ladder" in LAYERS[folder], folder
     sources = _sources("ladder")
@@ -423,8 +470,59 @@ def test_layering_scans_the_ladder():
     assert "council.ladder.store" in imports_of(ROOT / "ladder" / "runner.py")
     # ... and only those: no folder outside the council packages.
     council = {m for m in found if m.startswith("council.")}
-    allowed = ("council.engine", "council.mcts", "council.server", "council.v1", "council.ladder")
+    allowed = (
+        "council.engine",
+        "council.mcts",
+        "council.learning",
+        "council.server",
+        "council.v1",
+        "council.ladder",
+    )
     assert _violations(council, allowed) == sorted(council)
+
+
+TRAINING_MODULES = ("selfplay.py", "train.py", "train_policy.py")
+
+
+def test_training_is_out_of_the_players():
+    # Self-play and training live in learning/ (council.learning), not in mcts/: the search,
+    # the agents and the inference models never import them.
+    assert [f for f in TRAINING_MODULES if (ROOT / "mcts" / f).exists()] == []
+    sources = _sources("learning")
+    assert {ROOT / "learning" / f for f in (*TRAINING_MODULES, "cli.py")} <= set(sources)
+    found = set().union(*(imports_of(p) for p in sources))
+    # Training stands on the players and the rules...
+    assert {"council.mcts.jobs", "council.mcts.value_model", "council.mcts.policy_model"} <= found
+    assert "council.engine" in found
+    council = {m for m in found if m.startswith("council.")}
+    assert _violations(council, ("council.engine", "council.mcts", "council.learning")) == sorted(
+        council
+    )
+    # ... and the trainers share public names only (council.learning.data), none of another
+    # learning module's private ones.
+    private = sorted(
+        m for m in found if m.startswith("council.learning.") and m.rsplit(".", 1)[1][0] == "_"
+    )
+    assert private == []
+    assert "council.learning.data.split_games" in imports_of(ROOT / "learning" / "train_policy.py")
+
+
+def test_the_server_reaches_training_through_its_one_door():
+    # council-ai's command line registers the learning commands from council.learning.cli,
+    # and nothing else in server/ imports council.learning (not even cli.py, past its door).
+    cli = ROOT / "server" / "cli.py"
+    assert "council.learning.cli" in imports_of(cli)
+    doors = DOORS["server/cli.py"]
+    assert _violations(imports_of(cli), LAYERS["server"], doors) == []
+    sneaky = imports_of_python(
+        "from council.learning.cli import add_commands\nfrom council.learning import train\n",
+        "council.server",
+    )
+    assert _violations(sneaky, LAYERS["server"], doors) == [
+        "council.learning",
+        "council.learning.train",
+    ]
+    assert _violations(sneaky, LAYERS["server"]) == sorted(sneaky)
 
 
 SNEAKY_PY = """

@@ -1,9 +1,12 @@
 // Council of Four and The Council in the browser: a front-end of council.v1.CouncilService
 // that uses only the public RPCs, over the Connect protocol with JSON
-// (POST /council.v1.CouncilService/<Method>). The page holds the full state; the board, bots
-// and hints get only their seat's view (GetView, and the server's own view handling of a
-// full state sent with a seat). The Council's cards and suits are GetEngineInfo's
-// (THE_COUNCIL, below).
+// (POST /council.v1.CouncilService/<Method>). It plays sealed games (docs/service.md, "Sealed
+// games"): the page never holds the full state, only the server's sealed blob of it, a
+// ticket per seat (a player ticket for each human seat, a bot ticket for each bot, whose
+// RecommendAction the server answers by playing the bot's move, so the page never sees its
+// hand nor its secret moves) and the view of the human seat it shows. Nothing
+// in its memory, storage or the replies it gets shows another seat's hand, the deck or the
+// rng. The Council's cards and suits are GetEngineInfo's (THE_COUNCIL, below).
 "use strict";
 
 const SERVICE = "/council.v1.CouncilService/";
@@ -100,15 +103,17 @@ function readTheCouncil(info) {
 const game = {
   name: DEFAULT_GAME, // the game being played (GetEngineInfo's name)
   seats: [{ kind: "human" }, { kind: "bot", preset: "casual" }],
-  state: null,      // the full state (Connect JSON)
+  blob: null,       // the sealed full state (base64, as the server sent it): opaque here
+  tickets: [],      // each seat's ticket, by seat: a player's for humans, a bot's for bots
+  state: null,      // the view the board shows: a human seat's (Connect JSON), never the full state
   over: false,
   scores: [],
   winners: [],
   generation: 0,    // bumped by each new game: a stale bot move or answer is dropped
   busy: false,
   turn: null,       // the human seat to move: {seat, generation, actions, status}
-  history: [],      // before each human move: {state, logLines, secrets}; Undo restores the last
-  secrets: [],      // The Council: log lines of bots' secret moves not yet told (below)
+  history: [],      // before each human move: {blob, state, logLines, secrets}; Undo restores the last
+  secrets: [],      // The Council: log lines of bots' secret moves not yet public (below)
   hint: null,       // the AbortController of the hint being streamed
 };
 
@@ -134,11 +139,13 @@ function log(seat, text) {
   return item;
 }
 
-// The Council's secret moves (TC15): a pick is hidden until the round's last pick, a choice
-// of cards to reveal until the event's reveal. A bot's is logged as what the other seats
-// see, and told once its round or event is over (a human's own is shown: the players at
-// this screen saw it made).
-const SECRET_MOVES = { ACTION_KIND_PICK: "picks a card", ACTION_KIND_REVEAL: "chooses the cards to reveal" };
+// The Council's secret moves (TC15): a pick is hidden until the round's picks are revealed
+// together, a choice of cards to reveal until the event's reveal. The server plays a bot's
+// move and answers a secret one as the other seats see it (`secret`, a text such as "picks a
+// card" and no card), which is logged; once the period is over the line tells what the view
+// then shows: the card the seat drafted, or the drafted cards it no longer has (revealed).
+// The cards revealed in a hand's last event go back to the deck with the hand: those lines
+// keep their public text. (A human's own moves are shown: the players here saw them made.)
 
 // Changes exactly when a draft round or an event ends (or the game does).
 function secrecyPeriod(state) {
@@ -146,12 +153,31 @@ function secrecyPeriod(state) {
   return c ? [c.hand, c.draftRound, c.eventsDone, c.phase === "over"].join("/") : "";
 }
 
-function logMove(seat, action, periodBefore) {
-  const hidden = game.name === "the-council" && game.seats[seat].kind === "bot" && SECRET_MOVES[action.kind];
-  const item = log(seat, hidden || action.text);
-  if (hidden) game.secrets.push({ item, seat, hidden, text: action.text });
-  if (secrecyPeriod(game.state) === periodBefore) return;
-  for (const secret of game.secrets) secret.item.textContent = `${seatLabel(secret.seat)}: ${secret.text}`;
+const draftedOf = (state, seat) => ((state.theCouncil.seats || [])[seat] || {}).drafted || [];
+
+// What a secret move was, from the views before it and after its period: null if untold.
+function toldMove(secret, after) {
+  if ((after.theCouncil.hand || 0) !== secret.hand) return null;
+  const now = draftedOf(after, secret.seat);
+  if (secret.kind === "ACTION_KIND_PICK") {
+    const gained = now.filter((card) => !secret.drafted.includes(card));
+    return gained.length === 1 ? `picks ${gained[0]}` : null;
+  }
+  const revealed = secret.drafted.filter((card) => !now.includes(card));
+  return revealed.length ? `reveals ${revealed.join(", ")}` : "reveals no card";
+}
+
+function logMove(seat, action, secret, before) {
+  const item = log(seat, action.text);
+  if (secret) {
+    const hand = before.theCouncil.hand || 0;
+    game.secrets.push({ item, seat, hidden: action.text, kind: action.kind, hand, drafted: draftedOf(before, seat) });
+  }
+  if (secrecyPeriod(game.state) === secrecyPeriod(before)) return;
+  for (const pending of game.secrets) {
+    const told = toldMove(pending, game.state);
+    if (told) pending.item.textContent = `${seatLabel(pending.seat)}: ${told}`;
+  }
   game.secrets = [];
 }
 
@@ -161,20 +187,36 @@ function toMove(state) {
   return state.turn ? state.turn.current || 0 : 0;
 }
 
-// The seat whose view the board shows: the human to move, else the first human, else 0.
-function viewingSeat() {
-  const current = toMove(game.state);
-  if (game.seats[current].kind === "human") return current;
-  const human = game.seats.findIndex((s) => s.kind === "human");
-  return human < 0 ? 0 : human;
+// The seats the page holds a player ticket of: the humans (with no human, seat 0, watched).
+function isPlayerSeat(seat) {
+  return game.seats[seat].kind === "human" || (seat === 0 && !game.seats.some((s) => s.kind === "human"));
 }
 
-// Council of Four: RenderPosition's SVG. The Council: the page's own HTML of the view.
+// A sealed game's state for a call on behalf of `seat`: the blob and that seat's ticket.
+function sealed(seat) {
+  return { blob: game.blob, ticket: game.tickets[seat] };
+}
+
+// The view the board shows, after each move: the human to move's, else the first human's.
+async function refreshView() {
+  const first = game.seats.findIndex((s, seat) => isPlayerSeat(seat));
+  let { state } = await call("GetView", { sealed: sealed(first) });
+  const mover = toMove(state);
+  if (mover !== first && isPlayerSeat(mover) && !game.over) {
+    ({ state } = await call("GetView", { sealed: sealed(mover) }));
+  }
+  game.state = state;
+}
+
+// The seat whose view the board shows (game.state's viewer).
+function viewingSeat() {
+  return game.state.viewer || 0;
+}
+
+// Council of Four: RenderPosition's SVG of the view. The Council: the page's own HTML of it.
 async function draw() {
   if (game.name === "the-council") return drawTheCouncil();
-  const request = { state: game.state };
-  if (!game.over) request.seat = viewingSeat(); // the finished game is shown whole
-  const { svg } = await call("RenderPosition", request);
+  const { svg } = await call("RenderPosition", { sealed: sealed(viewingSeat()) });
   $("board").innerHTML = svg;
 }
 
@@ -224,14 +266,22 @@ function groupOf(action) {
 }
 
 async function apply(seat, actionId, generation) {
-  const answer = await call("ApplyAction", { state: game.state, actionId });
+  const answer = await call("ApplyAction", { sealed: sealed(seat), actionId });
+  return moved(seat, answer, answer.applied, false, generation);
+}
+
+// After a move, a human's (ApplyAction's answer) or a bot's (its RecommendAction's, the move
+// as the other seats see it): the next blob, the end if it came, the view, the log; then on.
+async function moved(seat, answer, action, secret, generation) {
   if (generation !== game.generation) return;
-  const period = secrecyPeriod(game.state);
-  game.state = answer.state;
+  const before = game.state;
+  game.blob = answer.sealedState;
   game.over = Boolean(answer.gameOver);
   game.scores = answer.scores || [];
   game.winners = answer.winners || [];
-  logMove(seat, answer.applied, period);
+  await refreshView();
+  if (generation !== game.generation) return;
+  logMove(seat, action, secret, before);
   await draw();
   await step(generation);
 }
@@ -246,16 +296,15 @@ async function step(generation) {
     setStatus(`${seatLabel(seat)} is thinking…`);
     await new Promise((resolve) => setTimeout(resolve, BOT_DELAY_MS));
     if (generation !== game.generation) return;
-    // The bot sees only its own view of the game.
-    const { state: view } = await call("GetView", { state: game.state, seat });
+    // The bot's ticket: the server searches from the bot's view, plays the move it chooses
+    // and answers the next blob and the move as the other seats see it.
     const preset = "STRENGTH_PRESET_" + game.seats[seat].preset.toUpperCase();
-    const { result } = await call("RecommendAction", {
-      state: view, limits: { preset }, seed: String(Math.floor(Math.random() * 2 ** 31)),
+    const answer = await call("RecommendAction", {
+      sealed: sealed(seat), limits: { preset }, seed: String(Math.floor(Math.random() * 2 ** 31)),
     });
-    if (generation !== game.generation) return;
-    return apply(seat, result.action.id || 0, generation);
+    return moved(seat, answer, answer.result.action, Boolean(answer.secret), generation);
   }
-  const listed = await call("ListLegalActions", { state: game.state, seat, includeDescriptions: true });
+  const listed = await call("ListLegalActions", { sealed: sealed(seat), includeDescriptions: true });
   if (generation !== game.generation) return;
   // (Council of Four's "turn" needs no heading; every other decision, and phase, has one.)
   const decision = listed.decision === "turn" ? "your turn" : `decide: ${listed.decision}`;
@@ -369,7 +418,7 @@ async function humanMove(seat, actionId, generation) {
   if (game.busy) return;
   game.busy = true;
   const secrets = game.secrets.map((secret) => ({ ...secret }));
-  game.history.push({ state: game.state, logLines: $("log").children.length, secrets });
+  game.history.push({ blob: game.blob, state: game.state, logLines: $("log").children.length, secrets });
   clearActions();
   try {
     await apply(seat, actionId, generation);
@@ -381,17 +430,17 @@ async function humanMove(seat, actionId, generation) {
 }
 
 // Undo: back to the position before the human's last move (the bot moves after it go too).
-// The page holds every state, so restoring one is drawing it again.
+// The page keeps each of those positions' blob and view, so restoring one is drawing it again.
 async function undo() {
   if (game.busy || game.history.length === 0) return;
   const generation = ++game.generation; // a bot move under way is dropped
-  const { state, logLines, secrets } = game.history.pop();
+  const { blob, state, logLines, secrets } = game.history.pop();
   // The bots' secret moves before it are secret again.
   for (const secret of secrets) secret.item.textContent = `${seatLabel(secret.seat)}: ${secret.hidden}`;
   game.secrets = secrets;
   showError(null);
   clearActions();
-  Object.assign(game, { state, over: false, scores: [], winners: [] });
+  Object.assign(game, { blob, state, over: false, scores: [], winners: [] });
   $("scores").hidden = true;
   $("log").replaceChildren(...[...$("log").children].slice(0, logLines));
   try {
@@ -477,10 +526,10 @@ async function hint() {
   $("hint-button").disabled = true;
   $("hint").textContent = "Thinking…";
   $("hint").dataset.final = "false";
-  // A full state with the seat: the server searches from that seat's view only. A second of
+  // The seat's player ticket: the server searches from that seat's view only. A second of
   // search (well past the strong preset's 5,000 iterations), reported every 0.1 s.
   const request = {
-    state: game.state, seat, limits: { iterations: "100000", maxTime: "1s" },
+    sealed: sealed(seat), limits: { iterations: "100000", maxTime: "1s" },
     maxCandidates: HINT_CANDIDATES,
   };
   const current = () => generation === game.generation && game.hint === controller;
@@ -515,12 +564,11 @@ async function hint() {
 
 // -- The Council's board: the viewing seat's view drawn as HTML -----------------------------
 
-// The view of the viewing seat (the finished game whole), drawn: the phase, the event, a
-// table of the empire's and every seat's ranks, chips and bids by suit, the cards each seat
-// drafted, the pack the viewer holds in the draft, and the cards spent this hand.
+// The view of the viewing seat, drawn: the phase, the event, a table of the empire's and
+// every seat's ranks, chips and bids by suit, the cards each seat drafted, the pack the
+// viewer holds in the draft, and the cards spent this hand.
 async function drawTheCouncil() {
-  let position = game.state;
-  if (!game.over) ({ state: position } = await call("GetView", { state: game.state, seat: viewingSeat() }));
+  const position = game.state;
   const council = position.theCouncil;
   const board = newElement("div", "tc-board");
   board.append(newElement("p", "tc-phase", phaseLine(council)));
@@ -717,12 +765,18 @@ async function newGame() {
   $("scores").hidden = true;
   setStatus("Setting up…");
   try {
-    const request = { config: { players: game.seats.length } };
+    // Sealed: the reply holds the sealed state and the tickets, not the state.
+    const botSeats = game.seats.map((s, seat) => seat).filter((seat) => !isPlayerSeat(seat));
+    const request = { config: { players: game.seats.length }, sealed: true, botSeats };
     if (game.name !== DEFAULT_GAME) request.config.game = GAMES[game.name].game;
     if (SEED) request.seed = SEED;
-    const { state } = await call("NewGame", request);
+    const answer = await call("NewGame", request);
     if (generation !== game.generation) return;
-    Object.assign(game, { state, over: false, scores: [], winners: [] });
+    const tickets = [];
+    for (const t of answer.tickets || []) tickets[t.seat || 0] = t.ticket;
+    Object.assign(game, { blob: answer.sealedState, tickets, over: false, scores: [], winners: [] });
+    await refreshView();
+    if (generation !== game.generation) return;
     showGameName();
     await draw();
     await step(generation);

@@ -4,8 +4,8 @@
 // bots), then as seat 0: the opening board (its pack only), a Hint, a pick and Undo, then the
 // first listed action each time up to the final scoring; then Council of Four again. Writes
 // page-the-council.png (the board at seat 0's first bid) into SCREENSHOT_DIR and prints one
-// JSON line of what it saw, with the page's final full state; tests/server/test_browser.py
-// checks it.
+// JSON line of what it saw, with the sealed blobs of the opening and the end (the page holds
+// no full state: tests/server/test_browser.py opens them with the server's key) and checks it.
 import { join } from "node:path";
 import { askHint, duplicateIds, endOfGame, nextTurn, withPage } from "./launch.mjs";
 
@@ -41,7 +41,8 @@ await withPage(base, async (page, seen) => {
     (cards) => cards.map((c) => [c.dataset.card, c.getAttribute("aria-label")]));
   seen.picks = await page.locator(`${BUTTONS} .text`).allTextContents();
   seen.boardText = await page.locator("#board").textContent();
-  seen.opening = await page.evaluate(() => game.state); // the page's full state
+  seen.opening = await page.evaluate(() => game.state); // the page's view (seat 0's)
+  seen.openingBlob = await page.evaluate(() => game.blob); // the sealed full state
   seen.duplicateIds = await duplicateIds(page);
   const board = () => page.locator("#board").innerHTML();
   const opening = await board();
@@ -89,7 +90,7 @@ await withPage(base, async (page, seen) => {
   await endOfGame(page, seen);
   seen.boardScores = await page.locator(".tc-suits tbody tr[data-seat] .score").allTextContents();
   seen.finalPhase = await page.locator(".tc-phase").textContent();
-  seen.final = await page.evaluate(() => game.state);
+  seen.finalBlob = await page.evaluate(() => game.blob);
   seen.finalSecrecy = await secrecy(page);
   seen.duplicateIds.push(...(await duplicateIds(page)));
 
@@ -103,17 +104,26 @@ await withPage(base, async (page, seen) => {
   seen.backBoardRole = await page.locator("#board").getAttribute("role");
 });
 
-// The bots' secret moves in the log: how many are shown as hidden ("picks a card", "chooses
-// the cards to reveal"), and the seats that have bid in this event (from the page's state).
+// The bots' secret moves in the log: how many lines show the public text ("picks a card",
+// "chooses the cards to reveal") or tell the move ("picks X", "reveals ..."), the ones the
+// page holds as not yet public (game.secrets) and whether their lines show the public text,
+// and the seats that have bid in this event (from the page's state).
 function secrecy(page) {
   return page.evaluate(() => {
     const lines = [...document.querySelectorAll("#log li")].map((li) => li.textContent);
     const council = game.state.theCouncil;
+    const pending = (kind) => game.secrets.filter((s) => s.kind === kind).length;
     return {
       phase: council.phase,
+      hand: council.hand || 0,
       bidsDone: council.bidsDone || 0,
       hiddenPicks: lines.filter((line) => line.endsWith(": picks a card")).length,
       hiddenReveals: lines.filter((line) => line.endsWith(": chooses the cards to reveal")).length,
+      toldPicks: lines.filter((line) => / bot\): picks (?!a card$)/.test(line)).length,
+      toldReveals: lines.filter((line) => / bot\): reveals /.test(line)).length,
+      pendingPicks: pending("ACTION_KIND_PICK"),
+      pendingReveals: pending("ACTION_KIND_REVEAL"),
+      pendingShowPublicText: game.secrets.every((s) => s.item.textContent.endsWith(`: ${s.hidden}`)),
     };
   });
 }

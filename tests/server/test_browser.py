@@ -21,6 +21,7 @@ The screenshots page-opening.png, page-hint.png, page-final.png and page-the-cou
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -32,15 +33,18 @@ import pytest
 from google.protobuf import json_format
 
 from council.engine import _the_council as tc
-from council.engine.serialize import state_from_proto
+from council.engine.serialize import state_from_proto, state_to_proto
 from council.server.app import start_server
 from council.server.config import ServerConfig
+from council.server.sealing import SealKeys
 from council.v1 import game_pb2 as pb
 
 ROOT = Path(__file__).resolve().parents[2]
 BROWSER = ROOT / "tests" / "browser"
 STAMP = BROWSER / "node_modules" / ".council-lock-sha256"
 SHOTS = ("page-opening.png", "page-hint.png", "page-final.png")
+# The page server's key: the tests open the page's sealed games with it.
+KEYS = SealKeys.generate("browser-tests")
 
 
 def _tool(name: str, hint: str) -> str:
@@ -87,7 +91,9 @@ def chromium() -> str:
 @pytest.fixture(scope="module")
 def page_address():
     server = start_server(
-        ServerConfig(address="127.0.0.1:0", http_address="127.0.0.1:0", search_slots=1)
+        ServerConfig(
+            address="127.0.0.1:0", http_address="127.0.0.1:0", search_slots=1, seal_keys=KEYS
+        )
     )
     yield f"http://{server.http_address}"
     server.stop(grace=None)
@@ -111,6 +117,12 @@ def _play(node: str, chromium: str, script: str, address: str, shots: Path) -> d
 def _shots(tmp_path: Path) -> Path:
     """docs/ with COUNCIL_UPDATE_SCREENSHOTS=1 (make screenshots), else a temporary folder."""
     return ROOT / "docs" if os.environ.get("COUNCIL_UPDATE_SCREENSHOTS") == "1" else tmp_path
+
+
+def _unsealed(blob: str) -> dict:
+    """The full state (Connect JSON) of a sealed blob the page held (base64)."""
+    state = KEYS.open(base64.b64decode(blob), ttl_s=3600).state
+    return json_format.MessageToDict(state)
 
 
 def test_the_page_in_chromium_plays_a_whole_game(node, chromium, page_address, tmp_path):
@@ -173,6 +185,7 @@ def test_the_page_in_chromium_plays_a_whole_game_of_the_council(
     assert seen["title"] == seen["heading"] == "The Council" and seen["boardRole"] == "group"
     # The opening in seat 0's view: the draft, the suits, the empire at the top, three seats.
     opening = seen["opening"]["theCouncil"]
+    full = _unsealed(seen["openingBlob"])["theCouncil"]  # the game's, which the page cannot read
     assert seen["phaseLine"] == "Hand 1, draft round 1 of 5: Seat 0 (you) picks"
     assert seen["decision"].startswith("Pick a card of the pack you hold")
     assert seen["openingStatus"] == "Seat 0 (you) to move: draft"
@@ -186,9 +199,12 @@ def test_the_page_in_chromium_plays_a_whole_game_of_the_council(
         suits = " and ".join(tc.SUITS[s] for s in cards[name].suits)
         assert label == f"{name}: {tc.RANK_ORDER[cards[name].order]}, {suits}"
     assert seen["picks"] == [f"pick {name}" for name in pack]
-    # The other seats' packs are in the page's full state, and not on its board.
-    hidden = opening["packs"][1]["cards"] + opening["packs"][2]["cards"]
+    # The other seats' packs are in the game's full state, not in the page's view nor on its
+    # board.
+    assert full["packs"][0] == opening["packs"][0]
+    hidden = full["packs"][1]["cards"] + full["packs"][2]["cards"]
     assert len(hidden) == 12 and not [name for name in hidden if name in seen["boardText"]]
+    assert not [name for name in hidden if name in json.dumps(seen["opening"])]
     # The hint: candidates with bars; the best pick's card marked on the board.
     rows = seen["hintRows"]
     assert 1 <= len(rows) <= 5 and seen["hintBars"] == len(rows)
@@ -202,16 +218,23 @@ def test_the_page_in_chromium_plays_a_whole_game_of_the_council(
     bid = seen["bidBoard"]
     assert bid["event"] in cards and bid["drafted"] == 5 and bid["pack"] == 0
     assert bid["bids"][-1] == "end bid"
-    # The bots' secret moves: at seat 0's bid, each seat that bid before it in this event (all
-    # bots) is logged as choosing cards, not what it chose; seat 0 picks first in each round,
-    # so it never sees a hidden pick; at the end every secret is told.
+    # The bots' secret moves, as the server answered them: at seat 0's bid, each seat that
+    # bid before it in this event (all bots) is logged as choosing cards, not what it chose;
+    # seat 0 picks first in each round, so it never sees a pick not yet revealed. Once public,
+    # the view tells them: every pick, and the reveals of every event but a hand's last (its
+    # cards leave with the hand): at most one line per bot and finished hand keeps its text.
     bids = [s for s in seen["secrecy"] if s["phase"] == "bid"]
-    assert bids and all(s["hiddenReveals"] == s["bidsDone"] for s in bids)
-    assert any(s["hiddenReveals"] for s in bids)
-    assert all(s["hiddenPicks"] == 0 for s in seen["secrecy"] if s["phase"] == "draft")
-    assert seen["finalSecrecy"]["hiddenReveals"] == seen["finalSecrecy"]["hiddenPicks"] == 0
+    assert bids and all(s["pendingReveals"] == s["bidsDone"] for s in bids)
+    assert any(s["pendingReveals"] for s in bids)
+    assert all(s["pendingShowPublicText"] for s in seen["secrecy"])
+    draft = [s for s in seen["secrecy"] if s["phase"] == "draft"]
+    assert all(s["hiddenPicks"] == s["pendingPicks"] == 0 for s in draft)
+    end = seen["finalSecrecy"]
+    assert end["hiddenPicks"] == end["pendingPicks"] == end["pendingReveals"] == 0
+    assert end["toldPicks"] == 2 * 5 * end["hand"]  # two bots, five rounds a hand
+    assert end["toldReveals"] and end["hiddenReveals"] <= 2 * (end["hand"] - 1)
     # The end: the scores shown are the final state's, the winners marked.
-    final = json_format.ParseDict(seen["final"], pb.GameState())
+    final = json_format.ParseDict(_unsealed(seen["finalBlob"]), pb.GameState())
     state = state_from_proto(final)
     assert state.is_terminal()
     scores, winners = state.scores(), state.winners()
@@ -230,3 +253,180 @@ def test_the_page_in_chromium_plays_a_whole_game_of_the_council(
     assert seen["backSeatCounts"] == ["2", "3", "4"] and seen["backCities"] == 15
     assert seen["backTitle"] == "Council of Four" and seen["backBoardRole"] == "img"
     assert (shots / "page-the-council.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def _replies(path: Path) -> tuple[list[tuple[str, str, object]], dict]:
+    """The replies the page received (method, text, JSON: each message of a stream), and
+    what it held: its game object and storage."""
+    recorded = json.loads(path.read_text())
+    replies = []
+    for reply in recorded["replies"]:
+        body = base64.b64decode(reply["body"])
+        if reply["method"] == "AnalyzePosition":  # Connect streaming: enveloped messages
+            messages, at = [], 0
+            while at + 5 <= len(body):
+                size = int.from_bytes(body[at + 1 : at + 5], "big")
+                messages.append(json.loads(body[at + 5 : at + 5 + size]))
+                at += 5 + size
+        else:
+            messages = [json.loads(body)]
+        replies.append((reply["method"], body.decode("utf-8", "replace"), messages))
+    return replies, recorded
+
+
+def _secrets_in(found: object, where: str) -> list[str]:
+    """What in a JSON value shows a seat other than seat 0's hidden cards, the deck or the
+    rng: a full state's fields, another seat's view or hand, a permit deck in its order."""
+    leaks: list[str] = []
+    if isinstance(found, dict):
+        leaks += [f"{where}.{key}" for key in ("rng", "politicsDeck") if key in found]
+        if "format" in found:  # a GameState
+            if found.get("viewer", 0) != 0:
+                leaks.append(f"{where}: seat {found['viewer']}'s view")
+            for seat, player in enumerate(found.get("players", [])):
+                if seat != 0 and "hand" in player:
+                    leaks.append(f"{where}.players[{seat}].hand")
+            for region, deck in found.get("board", {}).get("permitDecks", {}).items():
+                if deck.get("unknown", []) != sorted(deck.get("unknown", [])):
+                    leaks.append(f"{where}.board.permitDecks.{region}: the deck's order")
+        for key, value in found.items():
+            leaks += _secrets_in(value, f"{where}.{key}")
+    elif isinstance(found, list):
+        for i, value in enumerate(found):
+            leaks += _secrets_in(value, f"{where}[{i}]")
+    return leaks
+
+
+def test_the_page_holds_no_secret_of_its_sealed_game(node, chromium, page_address, tmp_path):
+    """A 3-seat sealed game against two bots, a hint and some moves: no reply the page got,
+    nor its memory or storage, shows a bot's hand, the politics deck, the permit decks'
+    order or the rng, which the game's full state (opened here with the server's key from
+    the blobs the page received) holds."""
+    seen = _play(node, chromium, "sealed.mjs", page_address, tmp_path)
+    assert seen["consoleErrors"] == [] and seen["pageErrors"] == [] and seen["error"] is None
+    assert seen["failedRequests"] == [] and seen["moves"] >= 4 and seen["logLines"] > seen["moves"]
+    replies, held = _replies(tmp_path / "sealed-replies.json")
+    assert {"NewGame", "ApplyAction", "RecommendAction", "AnalyzePosition", "GetView"} <= {
+        method for method, _, _ in replies
+    }
+    blobs = [
+        message["sealedState"]
+        for _, _, messages in replies
+        for message in messages
+        if "sealedState" in message
+    ]
+    fulls = [_unsealed(blob) for blob in blobs]
+    # The game's full states hold what must not reach the page (so the checks can fail).
+    assert len(fulls) > seen["moves"] and all(
+        "rng" in f and "hand" in f["players"][1] and "politicsDeck" in f["board"] for f in fulls
+    )
+    assert len(_secrets_in(fulls[0], "full")) >= 3  # rng, deck, hands, decks' order: found
+    rngs = {f["rng"] for f in fulls}
+    memory = [("game", held["game"], [json.loads(held["game"])])] + [
+        (name, json.dumps(held[name]), [held[name]]) for name in ("local", "session")
+    ]
+    for method, text, messages in replies + memory:
+        for message in messages:
+            assert _secrets_in(message, method) == []
+        assert not [rng for rng in rngs if rng in text], method
+    assert not held["local"] and not held["session"]
+    # The bots' moves came from their bot tickets: the move alone, nothing they searched.
+    bots = [
+        m["result"]
+        for method, _, messages in replies
+        if method == "RecommendAction"
+        for m in messages
+        if m["result"].get("seat", 0) != 0
+    ]
+    assert bots and all(set(result) <= {"action", "seat"} for result in bots)
+    # The Council: no bot's pick or reveal is named before it is public.
+    assert seen["councilError"] is None and seen["councilMoves"] >= 8
+    council, _ = _replies(tmp_path / "sealed-the-council-replies.json")
+    checked = _the_council_secrets(council)
+    assert checked["pick"] >= 2 * 5 and checked["reveal"] >= 1, checked
+    # The page's log tells the bots' picks once the view shows them.
+    told = [line for line in seen["councilLog"] if " bot): picks " in line]
+    assert len(told) >= 2 * 5 and not [line for line in told if line.endswith(" a card")]
+
+
+def _full_state(blob: str) -> pb.GameState:
+    return KEYS.open(base64.b64decode(blob), ttl_s=3600).state
+
+
+def _period(state: pb.GameState) -> tuple[int, int, int]:
+    """Changes exactly when a draft round's picks or an event's reveals are revealed."""
+    return state.the_council.hand, state.the_council.draft_round, state.the_council.events_done
+
+
+def _public_part(message: dict) -> str:
+    """A reply without the views it holds (a view may name the cards of a pack its seat held
+    before a bot picked from it) and without the blob: what names actions."""
+    return json.dumps(
+        {k: v for k, v in message.items() if k not in ("state", "views", "sealedState")}
+    )
+
+
+def _the_council_secrets(replies: list[tuple[str, str, object]]) -> dict[str, int]:
+    """Checks The Council's replies, in the order the page got them: the cards of each bot's
+    pick and reveal (found by opening the blobs: the one action between a blob and the next,
+    made by a bot's seat) are named by no reply, views aside, from the bot's turn until the
+    round's picks or the event's cards are revealed; and no view shows another seat's pick
+    or chosen cards. How many secret moves of each kind it checked."""
+    checked = {"pick": 0, "reveal": 0}
+    pending: list[tuple[tuple[int, int, int], list[str], str]] = []  # (period, cards, move)
+    turn: list[tuple[str, str]] = []  # the replies since the last blob: (method, public part)
+    before = None
+    for method, _, messages in replies:
+        for message in messages:
+            assert not _views_showing_secrets(message), (method, message)
+        public = " ".join(_public_part(m) for m in messages)
+        turn.append((method, public))
+        blobs = [m for m in messages if "sealedState" in m]
+        if blobs:
+            after = _full_state(blobs[0]["sealedState"])
+            if before is not None and before.the_council.current != 0:  # a bot's move
+                position = state_from_proto(before)
+                (action,) = [
+                    a
+                    for a in position.legal_actions()
+                    if state_to_proto(position.child(a)) == after
+                ]
+                text = position.action_to_text(action)
+                kind = text.split(" ")[0]
+                if method == "RecommendAction":
+                    assert bool(blobs[0].get("secret")) == (kind in checked), blobs[0]
+                if kind in checked:
+                    checked[kind] += 1
+                    cards = text.removeprefix(f"{kind} ").split(", ")
+                    cards = [] if cards == ["nothing"] else cards
+                    pending.append((_period(before), cards, text))
+                    for said_by, said in turn[:-1]:  # the bot's turn up to its move
+                        assert not [c for c in cards if c in said], (said_by, text, said)
+            before, turn = after, []
+        # This reply and every later one before the period ends name none of the cards.
+        for _, cards, text in pending:
+            assert not [card for card in cards if card in public], (method, text, public)
+        pending = [s for s in pending if before is not None and s[0] == _period(before)]
+    return checked
+
+
+def _views_showing_secrets(found: object) -> list[str]:
+    """Another seat's pick (`picked` of a pack it holds) or chosen cards (`toReveal`) in a
+    view of The Council the page got."""
+    leaks: list[str] = []
+    if isinstance(found, dict):
+        council = found.get("theCouncil")
+        if council is not None and council.get("phase") != "over":
+            viewer, seats = found.get("viewer", 0), len(council.get("seats", []))
+            for k, pack in enumerate(council.get("packs", [])):
+                if "picked" in pack and (k + council.get("draftRound", 0)) % seats != viewer:
+                    leaks.append(f"packs[{k}].picked")
+            for p, seat in enumerate(council.get("seats", [])):
+                if p != viewer and seat.get("toReveal"):
+                    leaks.append(f"seats[{p}].toReveal")
+        for value in found.values():
+            leaks += _views_showing_secrets(value)
+    elif isinstance(found, list):
+        for value in found:
+            leaks += _views_showing_secrets(value)
+    return leaks

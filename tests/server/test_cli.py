@@ -216,7 +216,7 @@ def test_new_game_offers_every_config_field(capsys):
     assert "max_coins" in capsys.readouterr().err
 
 
-def test_serve_flags_default_to_server_config(monkeypatch, capsys):
+def test_serve_flags_default_to_server_config(monkeypatch, capsys, tmp_path):
     import pytest
 
     from council.server import app
@@ -225,9 +225,19 @@ def test_serve_flags_default_to_server_config(monkeypatch, capsys):
     started = []
     monkeypatch.setattr(app, "serve", lambda config, ready=None: started.append(config) or 0)
     monkeypatch.delenv("COUNCIL_AUTH_TOKEN", raising=False)
+    monkeypatch.delenv("COUNCIL_SEAL_KEYS", raising=False)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     assert main(["serve"]) == 0
-    # The one serve default that is not ServerConfig's: a library user gets no HTTP port.
-    assert started[-1] == ServerConfig(http_address=DEFAULT_HTTP_ADDRESS).resolved()
+    # The serve defaults that are not ServerConfig's: a library user gets no HTTP port, and
+    # a key of its process only where serve keeps one in a file (docs/service.md).
+    keys = started[-1].seal_keys
+    assert (
+        (tmp_path / "council-ai" / "seal-keys")
+        .read_text()
+        .splitlines()[-1]
+        .startswith(keys.current + " ")
+    )
+    assert started[-1] == ServerConfig(http_address=DEFAULT_HTTP_ADDRESS, seal_keys=keys).resolved()
     assert main(["serve", "--workers", "3", "--queue", "1", "--max-search-time", "2.5",
                  "--default-preset", "strong", "--grace", "0.5"]) == 0  # fmt: skip
     assert started[-1] == ServerConfig(
@@ -237,7 +247,12 @@ def test_serve_flags_default_to_server_config(monkeypatch, capsys):
         default_preset="strong",
         grace_s=0.5,
         http_address=DEFAULT_HTTP_ADDRESS,
+        seal_keys=started[-1].seal_keys,
     )
+    assert started[-1].seal_keys.ids == keys.ids  # the same file, read again
+    (tmp_path / "bad-keys").write_text("k1 not-base64!\n")
+    assert main(["serve", "--seal-key-file", str(tmp_path / "bad-keys")]) == 2
+    assert "seal keys, line 1: the key is not base64" in capsys.readouterr().err
     assert main(["serve", "--default-preset", "godlike"]) == 2
     assert "default_preset" in capsys.readouterr().err
     with pytest.raises(SystemExit):

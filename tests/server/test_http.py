@@ -87,6 +87,15 @@ def test_engine_info_and_legal_actions_over_json(http_server, grpc_stub):
     assert status == 200 and json.loads(body) == message_json(expected)
 
 
+def test_new_game_warns_of_a_small_seed_over_json(http_server):
+    status, _, body = call(
+        http_server.http_address, "NewGame", {"config": {"players": 2}, "seed": "12"}
+    )
+    assert status == 200
+    (warning,) = json.loads(body)["warnings"]
+    assert warning.startswith("seed 12 is below 2^32")
+
+
 def test_a_bad_position_gets_invalid_argument_with_the_grpc_field_violations(
     http_server, grpc_stub
 ):

@@ -41,7 +41,12 @@ def code_of(future) -> grpc.StatusCode:
 def test_cheap_calls_are_not_refused_while_searches_fill_every_slot_and_queue_place():
     slots, queue, callers, calls_each = 2, 2, 32, 12
     running = start_server(
-        ServerConfig(address="127.0.0.1:0", search_slots=slots, search_queue=queue)
+        ServerConfig(
+            address="127.0.0.1:0",
+            search_slots=slots,
+            search_queue=queue,
+            max_searches_per_caller=slots + queue,  # one caller fills every place
+        )
     )
     state = to_proto(played(3, seed=3, actions=12))
     channels = [own_connection(running.address) for _ in range(4)]
@@ -122,6 +127,7 @@ def test_a_greedy_caller_does_not_keep_another_caller_waiting_beyond_one_slot():
             search_slots=slots,
             search_queue=queue,
             max_search_time_s=max_time,
+            max_searches_per_caller=slots + queue,  # one caller fills every place
         )
     )
     state = to_proto(played(3, seed=3, actions=12))

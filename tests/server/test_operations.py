@@ -10,6 +10,8 @@ import signal
 import subprocess
 import sys
 import threading
+import time
+import urllib.request
 
 import grpc
 import pytest
@@ -18,7 +20,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from server_helpers import played, self_signed_certificate, to_proto, wait_until
 
 from council.engine import GameConfig, State
-from council.server.app import start_server
+from council.engine.serialize import state_to_json
+from council.server.app import HURRY_ANSWER_S, start_server
 from council.server.config import ServerConfig
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
@@ -157,7 +160,11 @@ def test_sigterm_drains_health_not_serving_and_searches_answer_before_the_grace_
 
 
 def test_on_stop_running_searches_answer_in_time_and_queued_ones_are_refused():
-    running = start_server(ServerConfig(address="127.0.0.1:0", search_slots=1, search_queue=1))
+    running = start_server(
+        ServerConfig(
+            address="127.0.0.1:0", search_slots=1, search_queue=1, max_searches_per_caller=2
+        )
+    )
     stopper = threading.Thread(target=running.stop, kwargs={"grace": 1.5})
     try:
         with grpc.insecure_channel(running.address) as channel:
@@ -205,6 +212,67 @@ def test_a_second_sigterm_stops_at_once():
             assert process.wait(timeout=20) == 0  # long before the 60 s grace
     finally:
         end_process(process)
+
+
+def _http_search(address: str, state: State, answers: list) -> None:
+    """A long RecommendAction over HTTP (Connect JSON); its stats, or the error, go to
+    `answers`."""
+    body = json.dumps({"state": state_to_json(state), "limits": {"iterations": 2_000_000}})
+    call = urllib.request.Request(
+        f"http://{address}/council.v1.CouncilService/RecommendAction",
+        data=body.encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(call, timeout=60) as answer:
+            answers.append(json.load(answer)["result"]["stats"])
+    except Exception as error:  # the test reads what went wrong
+        answers.append(repr(error))
+
+
+@pytest.mark.parametrize("hurry", [False, True], ids=["grace", "second-signal"])
+def test_stopped_searches_answer_on_every_transport_within_the_grace(hurry):
+    """However the stop comes (the grace running out, or a second signal during the drain),
+    a running search answers with its best action so far over gRPC, unary and streaming,
+    and over HTTP, and the server is down within the grace."""
+    running = start_server(
+        ServerConfig(address="127.0.0.1:0", http_address="127.0.0.1:0", search_slots=3)
+    )
+    state = State.new_game(GameConfig(players=2), seed=1)
+    long_limits = pb.SearchLimits(iterations=2_000_000)
+    http_answers: list = []
+    grace = 1.5
+    try:
+        with grpc.insecure_channel(running.address) as channel:
+            stub = service_pb2_grpc.CouncilServiceStub(channel)
+            unary = stub.RecommendAction.future(
+                spb.RecommendActionRequest(state=to_proto(state), limits=long_limits), timeout=60
+            )
+            stream = stub.AnalyzePosition(
+                spb.AnalyzePositionRequest(state=to_proto(state), limits=long_limits)
+            )
+            http = threading.Thread(
+                target=_http_search, args=(running.http_address, state, http_answers)
+            )
+            http.start()
+            wait_until(lambda: running.servicer.active_searches == 3)
+            second_signal = threading.Event()
+            if hurry:
+                second_signal.set()
+            start = time.monotonic()
+            running.stop(grace=grace, hurry=second_signal)
+            took = time.monotonic() - start
+            http.join(30)
+            answers = [unary.result().result, list(stream)[-1].result]
+            for answer in answers:
+                assert answer.stats.stop_reason == pb.STOP_REASON_CANCELLED
+                assert answer.action.text
+            assert http_answers and isinstance(http_answers[0], dict), http_answers
+            assert http_answers[0]["stopReason"] == "STOP_REASON_CANCELLED"
+            # Down within the grace (a second signal: at once, bar the answers' moment).
+            assert took < (0.3 + HURRY_ANSWER_S if hurry else grace + 0.3), took
+    finally:
+        running.stop(grace=None)
 
 
 def test_bearer_token():

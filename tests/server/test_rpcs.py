@@ -48,6 +48,22 @@ def test_new_game_is_the_engine_setup(stub):
     assert len(response.views) == 0
 
 
+@pytest.mark.parametrize(
+    ("seed", "warned"), [(7, True), ((1 << 32) - 1, True), (1 << 32, False), (None, False)]
+)
+def test_new_game_warns_of_a_seed_small_enough_to_guess(stub, seed, warned):
+    request = spb.NewGameRequest(config=pb.GameConfig(players=2))
+    if seed is not None:
+        request.seed = seed
+    warnings = list(stub.NewGame(request).warnings)
+    if warned:
+        (warning,) = warnings
+        assert f"seed {seed} is below 2^32" in warning
+        assert "leave the seed out" in warning
+    else:
+        assert warnings == []
+
+
 def test_new_game_views(stub):
     response = stub.NewGame(
         spb.NewGameRequest(config=pb.GameConfig(players=2), seed=4, include_views=True)

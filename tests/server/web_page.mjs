@@ -205,5 +205,9 @@ seen.scores = elements["score-list"].children.map((c) => c.textContent);
 seen.logLines = elements.log.children.length;
 seen.finalCities = (elements.board.innerHTML.match(/class="city"/g) ?? []).length;
 seen.calls = calls;
+// The page's game is sealed: a blob and tickets, the board seat 0's view, no full state.
+const game = vm.runInContext("game", context); // (a const of the script, not a global)
+seen.sealed = typeof game.blob === "string" && game.tickets.length === 2 && !("rng" in game.state);
+seen.viewers = [...new Set([game.state, ...game.history.map((h) => h.state)].map((s) => s.viewer || 0))];
 seen.error = elements.error.hidden ? null : elements.error.textContent;
 console.log(JSON.stringify(seen));

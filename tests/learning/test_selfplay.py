@@ -11,10 +11,7 @@ import numpy as np
 import pytest
 
 from council.engine import GameConfig
-from council.mcts.agents import parse_agent
-from council.mcts.arena import play_game
-from council.mcts.features import FEATURE_NAMES, seat_features
-from council.mcts.selfplay import (
+from council.learning.selfplay import (
     MAX_CANDIDATES,
     MAX_SEATS,
     SelfPlayConfig,
@@ -25,6 +22,9 @@ from council.mcts.selfplay import (
     shard_paths,
     shard_state,
 )
+from council.mcts.agents import parse_agent
+from council.mcts.arena import play_game
+from council.mcts.features import FEATURE_NAMES, seat_features
 from council.server.cli import main
 
 SEARCH = "ismcts:iterations=20"

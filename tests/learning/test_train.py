@@ -10,8 +10,8 @@ import pytest
 
 pytest.importorskip("scipy")
 
-from council.mcts.features import FEATURE_NAMES  # noqa: E402
-from council.mcts.selfplay import (  # noqa: E402
+from council.learning.data import split_games  # noqa: E402
+from council.learning.selfplay import (  # noqa: E402
     MAX_SEATS,
     SelfPlayConfig,
     read_shard,
@@ -19,7 +19,7 @@ from council.mcts.selfplay import (  # noqa: E402
     shard_paths,
     write_shard,
 )
-from council.mcts.train import (  # noqa: E402
+from council.learning.train import (  # noqa: E402
     PHASES,
     Dataset,
     _Objective,
@@ -27,9 +27,9 @@ from council.mcts.train import (  # noqa: E402
     load_data,
     mix_targets,
     phase_of,
-    split_games,
     train,
 )
+from council.mcts.features import FEATURE_NAMES  # noqa: E402
 from council.mcts.value_model import ValueModel  # noqa: E402
 from council.server.cli import main  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Self-play data for the learned value model: seeded, resumable, sharded ``.npz`` files.
+"""Self-play data for the learned models: seeded, resumable, sharded ``.npz`` files.
 
 ``run_selfplay`` plays ``games`` seeded games between agents (``council.mcts.agents``
 specs) and records every decision where the seat to move has more than one legal action:

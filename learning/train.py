@@ -1,13 +1,13 @@
 """Training the learned value model (``council.mcts.value_model``) on self-play data.
 
-``train`` loads the shards of one or more self-play directories (``council.mcts.selfplay``),
-splits the *games* (never the positions of one game) into a training and a held-out set by
-a seeded shuffle, and fits the model by minimising the softmax-over-seats cross-entropy
-against the outcome vectors (1/k for each of k tied winners) plus an L2 penalty on the
-weights, with SciPy's L-BFGS-B and an analytic gradient. With ``root_value_weight`` > 0 the
-training targets blend the outcome with the search's own estimate at each decision
-(``mix_targets``); held-out scores are always against the outcomes. The same data,
-settings and seed give the same model.
+``train`` loads the shards of one or more self-play directories
+(``council.learning.selfplay``), splits the *games* (never the positions of one game) into a
+training and a held-out set by a seeded shuffle (``council.learning.data``), and fits the
+model by minimising the softmax-over-seats cross-entropy against the outcome vectors (1/k
+for each of k tied winners) plus an L2 penalty on the weights, with SciPy's L-BFGS-B and an
+analytic gradient. With ``root_value_weight`` > 0 the training targets blend the outcome
+with the search's own estimate at each decision (``mix_targets``); held-out scores are
+always against the outcomes. The same data, settings and seed give the same model.
 
 The report (JSON) gives held-out log loss and Brier score overall, by game phase (the
 thirds of turn / final turn) and by player count, for the new model and two baselines: the
@@ -29,7 +29,14 @@ from typing import Any
 
 import numpy as np
 
-from council.mcts.selfplay import MAX_SEATS, decode_state, read_manifest, shard_paths
+from council.learning.data import (
+    data_shards,
+    game_keys,
+    sample_positions,
+    shard_game_keys,
+    split_games,
+)
+from council.learning.selfplay import MAX_SEATS, decode_state
 from council.mcts.value_model import ValueModel, current_feature_names
 
 PHASES = ("early", "mid", "late")
@@ -66,49 +73,6 @@ class Dataset:
         )
 
 
-def _shards(data_dirs: Sequence[str | os.PathLike]) -> list[tuple[int, Path]]:
-    out = []
-    for d, directory in enumerate(data_dirs):
-        if read_manifest(directory) is None:
-            raise ValueError(f"{directory}: no self-play manifest.json (council-ai selfplay)")
-        paths = shard_paths(directory)
-        if not paths:
-            raise ValueError(f"{directory}: no shards yet")
-        out += [(d, p) for p in paths]
-    return out
-
-
-def _game_keys(d: int, game_id: np.ndarray) -> np.ndarray:
-    return (np.int64(d) << np.int64(40)) + game_id.astype(np.int64)
-
-
-def split_games(games: np.ndarray, holdout: float, seed: int) -> np.ndarray:
-    """The held-out game keys: a seeded shuffle of the sorted unique keys."""
-    if not 0 <= holdout < 1:
-        raise ValueError(f"holdout: must be in [0, 1), got {holdout}")
-    keys = np.unique(games)
-    if holdout == 0 or len(keys) < 2:
-        return keys[:0]
-    n = min(len(keys) - 1, max(1, int(round(holdout * len(keys)))))
-    order = np.random.default_rng(seed).permutation(len(keys))
-    return np.sort(keys[order[:n]])
-
-
-def sample_positions(game: np.ndarray, per_game: int, seed: int) -> np.ndarray:
-    """Row indices keeping at most ``per_game`` positions of each game (0: all), chosen by
-    a generator seeded with ``seed`` and the game's key, in their original order."""
-    if per_game <= 0:
-        return np.arange(len(game))
-    keep = []
-    for key in np.unique(game):
-        rows = np.flatnonzero(game == key)
-        if len(rows) > per_game:
-            rng = np.random.default_rng([seed & 0xFFFFFFFF, int(key)])
-            rows = np.sort(rng.choice(rows, per_game, replace=False))
-        keep.append(rows)
-    return np.sort(np.concatenate(keep)) if keep else np.zeros(0, np.int64)
-
-
 def load_data(
     data_dirs: Sequence[str | os.PathLike],
     holdout: float = 0.2,
@@ -127,12 +91,8 @@ def load_data(
     from council.mcts.search import V1_CONFIG
 
     names = current_feature_names()
-    shards = _shards(data_dirs)
-    keys = []
-    for d, path in shards:
-        with np.load(path, allow_pickle=False) as z:
-            keys.append(_game_keys(d, z["game_id"]))
-    all_games = np.concatenate(keys) if keys else np.zeros(0, np.int64)
+    shards = data_shards(data_dirs)
+    all_games = shard_game_keys(shards)
     held = split_games(all_games, holdout, seed)
     params = V1_CONFIG.params()  # the hand-made evaluation, frozen as of version 0.1
     parts: dict[str, list] = {"train": [], "held": []}
@@ -140,7 +100,7 @@ def load_data(
     for d, path in shards:
         with np.load(path, allow_pickle=False) as z:
             s = {k: z[k] for k in z.files}
-        game = _game_keys(d, s["game"])
+        game = game_keys(d, s["game"])
         rows = sample_positions(game, positions_per_game, seed)
         n = len(rows)
         if n == 0:

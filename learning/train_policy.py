@@ -1,18 +1,18 @@
 """Training the learned policy prior (``council.mcts.policy_model``) on self-play data.
 
 The targets are the search's own root visit distributions, recorded in the self-play shards
-(``visit_action``, ``visit_count``; ``council.mcts.selfplay``). Positions without them (an
+(``visit_action``, ``visit_count``; ``council.learning.selfplay``). Positions without them (an
 agent with no search: greedy, expert) are skipped. For each kept position the full state is
 rebuilt, its legal actions listed and their action feature rows computed
 (``council.mcts._evaluation.action_feature_rows``); the target gives each legal action its
 share of the root visits (0 for an action the search never tried).
 
 ``train_policy`` splits the *games* into a training and a held-out set by a seeded shuffle
-(as ``council.mcts.train`` does), fits ``w`` by minimising the mean cross-entropy between
-the target and the softmax of the logits over the legal actions, plus ``l2 * |w|^2``, with
-SciPy's L-BFGS-B and an analytic gradient, from zero weights. Positions have different
-numbers of legal actions, so all rows lie in one flat array with segment offsets. The same
-data, settings and seed give the same model.
+(``council.learning.data``, as for the value model), fits ``w`` by minimising the mean
+cross-entropy between the target and the softmax of the logits over the legal actions, plus
+``l2 * |w|^2``, with SciPy's L-BFGS-B and an analytic gradient, from zero weights.
+Positions have different numbers of legal actions, so all rows lie in one flat array with
+segment offsets. The same data, settings and seed give the same model.
 
 The report (JSON) gives the cross-entropy and the top-1 agreement with the most-visited
 action, for the model and the uniform prior, overall, by the kind of decision (payment,
@@ -30,9 +30,15 @@ from typing import Any
 
 import numpy as np
 
+from council.learning.data import (
+    data_shards,
+    game_keys,
+    sample_positions,
+    shard_game_keys,
+    split_games,
+)
+from council.learning.selfplay import read_shard, shard_state
 from council.mcts.policy_model import PolicyModel, current_action_feature_names
-from council.mcts.selfplay import read_shard, shard_state
-from council.mcts.train import _game_keys, _shards, sample_positions, split_games
 
 # The kind of a decision, from the kinds of its legal actions: all payments; all bonus
 # choices (a city token, a free permit, a permit's bonus); anything else is a turn decision.
@@ -149,19 +155,15 @@ def load_policy_data(
     visit distribution are used; ``positions_per_game`` > 0 keeps a seeded sample of that
     many of them per game."""
     names = current_action_feature_names()
-    shards = _shards(data_dirs)
-    keys = []
-    for d, path in shards:
-        with np.load(path, allow_pickle=False) as z:
-            keys.append(_game_keys(d, z["game_id"]))
-    all_games = np.concatenate(keys) if keys else np.zeros(0, np.int64)
+    shards = data_shards(data_dirs)
+    all_games = shard_game_keys(shards)
     held = split_games(all_games, holdout, seed)
     parts: dict[str, list[PolicyData]] = {"train": [], "held": []}
     positions = recorded = skipped = visits_dropped = 0
     games_recorded: set[int] = set()
     for d, path in shards:
         s = read_shard(path)
-        game = _game_keys(d, s["game"])
+        game = game_keys(d, s["game"])
         positions += len(game)
         with_visits = np.flatnonzero(s["visit_count"].sum(axis=1) > 0)
         recorded += len(with_visits)

@@ -1,5 +1,6 @@
-"""The learned policy prior: the model file, the gradient, a tiny reproducible fit on two
-games of 30-iteration IS-MCTS self-play, the report and the command line."""
+"""Training the learned policy prior: the gradient, the data split by game, a tiny
+reproducible fit on two games of 30-iteration IS-MCTS self-play, the model it writes, the
+report and the command line. The model file's own checks: tests/mcts/test_policy_model.py."""
 
 from __future__ import annotations
 
@@ -10,28 +11,27 @@ import pytest
 
 pytest.importorskip("scipy")
 
-from council.mcts._evaluation import ACTION_FEATURE_NAMES, action_feature_rows  # noqa: E402
-from council.mcts.policy_model import (  # noqa: E402
-    DEFAULT_POLICY_PATH,
-    ActionFeatureMismatchError,
-    PolicyModel,
-    segment_softmax,
-)
-from council.mcts.selfplay import (  # noqa: E402
+from council.learning.selfplay import (  # noqa: E402
     SelfPlayConfig,
     read_shard,
     run_selfplay,
     shard_paths,
     shard_state,
 )
-from council.mcts.train_policy import (  # noqa: E402
+from council.learning.train_policy import (  # noqa: E402
     DECISIONS,
     PolicyData,
     _Objective,
     load_policy_data,
     train_policy,
 )
-from council.mcts.value_model import FeatureMismatchError, ValueModel  # noqa: E402
+from council.mcts._evaluation import ACTION_FEATURE_NAMES, action_feature_rows  # noqa: E402
+from council.mcts.policy_model import (  # noqa: E402
+    ActionFeatureMismatchError,
+    PolicyModel,
+    segment_softmax,
+)
+from council.mcts.value_model import FeatureMismatchError  # noqa: E402
 from council.server.cli import main  # noqa: E402
 
 F = len(ACTION_FEATURE_NAMES)
@@ -59,11 +59,6 @@ def _random_model(seed=0) -> PolicyModel:
     )
 
 
-def test_the_default_path_is_package_data():
-    assert DEFAULT_POLICY_PATH.name == "policy.npz"
-    assert DEFAULT_POLICY_PATH.parent.name == "models"
-
-
 def test_numpy_priors_are_the_softmax_of_the_formula(data_dir):
     model = _random_model(1)
     state = shard_state(read_shard(shard_paths(data_dir)[0]), 5)
@@ -80,17 +75,6 @@ def test_numpy_priors_are_the_softmax_of_the_formula(data_dir):
     np.testing.assert_allclose(model.priors_for(state, legal[:2]), model.priors(rows[:2]))
     with pytest.raises(ValueError, match="rows must have shape"):
         model.priors(rows[:, :-1])
-
-
-def test_segment_softmax_matches_per_position_softmax():
-    rng = np.random.default_rng(2)
-    counts = np.array([2, 5, 1, 3])
-    offsets = np.concatenate([[0], np.cumsum(counts)])
-    logits = rng.normal(size=offsets[-1]) * 50  # large: the max is subtracted per segment
-    p = segment_softmax(logits, offsets)
-    for a, b in zip(offsets[:-1], offsets[1:], strict=True):
-        e = np.exp(logits[a:b] - logits[a:b].max())
-        np.testing.assert_allclose(p[a:b], e / e.sum())
 
 
 def test_the_gradient_is_the_derivative():
@@ -215,18 +199,6 @@ def test_a_model_with_other_features_is_refused(trained, tmp_path):
     assert PolicyModel.load(tmp_path / "swapped.npz", check_features=False).feature_names[0] == (
         "elect"
     )
-
-
-def test_other_files_are_refused(tmp_path):
-    ValueModel(("a", "b"), np.zeros(2), np.ones(2), w=np.ones(2)).save(tmp_path / "value.npz")
-    with pytest.raises(ValueError, match="not a policy model"):
-        PolicyModel.load(tmp_path / "value.npz")
-    with pytest.raises(FileNotFoundError, match="no such policy model"):
-        PolicyModel.load(tmp_path / "nothing.npz")
-    with pytest.raises(ValueError, match="shape"):
-        PolicyModel(("a", "b"), np.zeros(2), np.ones(2), np.ones(3))
-    with pytest.raises(ValueError, match="scale"):
-        PolicyModel(("a", "b"), np.zeros(2), np.zeros(2), np.ones(2))
 
 
 def test_command_line(data_dir, tmp_path, capsys):
