@@ -39,7 +39,7 @@ measures from client threads in this process and prints one JSON object:
 * ``soak``: the server's resident memory after warm-up and after a soak of mixed calls
   (60 s by default), and the growth in percent (the target is under 10%).
 
-    python bench/service.py [--quick] [--soak SECONDS] [--only hog]
+    python bench/service.py [--quick] [--soak SECONDS] [--only hog|security]
 """
 
 from __future__ import annotations
@@ -493,14 +493,34 @@ def hog_wait(tries: int) -> dict:
     }
 
 
+def machine() -> dict:
+    """What ran the bench (the server's search slots are one per core)."""
+    return {
+        "python": sys.version.split()[0],
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "search_slots": os.cpu_count(),
+    }
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer calls and a 10 s soak")
     parser.add_argument("--soak", type=float, default=None, help="soak seconds (default 60)")
-    parser.add_argument("--only", choices=["hog"], help="measure only this")
+    parser.add_argument(
+        "--only",
+        choices=["hog", "security"],
+        help="measure only this: the hog test, or the four figures of the edge (the hog, "
+        "the decompression bomb, slowloris and sealing's cost)",
+    )
     args = parser.parse_args(argv)
-    if args.only == "hog":
-        print(json.dumps({"hog": hog_wait(5 if args.quick else 10)}, indent=2))
+    if args.only is not None:
+        results = {"hog": hog_wait(5 if args.quick else 10)}
+        if args.only == "security":
+            results["decompression_bomb"] = decompression_bomb()
+            results["slowloris"] = slowloris()
+            results["sealing"] = sealing_cost()
+        print(json.dumps({"machine": machine(), **results}, indent=2))
         return 0
     soak_s = args.soak if args.soak is not None else (10.0 if args.quick else 60.0)
     cheap_calls = 100 if args.quick else 400
@@ -642,12 +662,7 @@ def main(argv=None) -> int:
             "rss_after_mib": round(after, 1),
             "growth_percent": round(100 * (after - before) / before, 2),
         }
-        results["machine"] = {
-            "python": sys.version.split()[0],
-            "machine": platform.machine(),
-            "cpu_count": os.cpu_count(),
-            "search_slots": os.cpu_count(),
-        }
+        results["machine"] = machine()
         print(json.dumps(results, indent=2))
     finally:
         for ch in channels:
