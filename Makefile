@@ -64,7 +64,8 @@ test: build lint debug-build browser
 	COUNCIL_EXPECT_DEBUG_BUILD=1 PYTHONPATH=$(DEBUG_LIB) $(PY) -m pytest -p no:cacheprovider \
 		tests/engine/test_random_play.py tests/engine/test_sampling.py \
 		tests/engine/test_the_council_play.py tests/engine/test_the_council_rules.py \
-		tests/engine/test_the_council_schema.py tests/mcts/test_the_council_search.py
+		tests/engine/test_the_council_schema.py tests/mcts/test_the_council_search.py \
+		tests/mcts/test_search_golden.py
 
 bench: build
 	$(PY) bench/engine.py

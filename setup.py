@@ -99,6 +99,8 @@ extensions = [
         ("engine", "_status"),
         ("engine", "_the_council"),
         ("mcts", "_evaluation"),
+        ("mcts", "_council_of_four_search"),
+        ("mcts", "_the_council_search"),
         ("mcts", "_search"),
     )
 ]

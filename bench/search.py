@@ -22,12 +22,12 @@ import sys
 
 from council.engine import GameConfig, State, TheCouncilConfig, TheCouncilState
 from council.mcts.search import (
-    THE_COUNCIL_CONFIG,
     V1_CONFIG,
     SearchConfig,
     SearchLimits,
     search,
 )
+from council.mcts.the_council_agents import THE_COUNCIL_CONFIG
 
 
 def rate(

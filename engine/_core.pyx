@@ -1021,32 +1021,36 @@ cdef void determinize(GameState* s, uint64_t seed) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------------
-# Python wrapper.
+# Python wrapper: the methods shared with The Council's position are in _position.pxi.
 
-# The struct as a NumPy structured dtype, derived from its C declaration (scikit-learn's
-# NODE_DTYPE): one field per member, in declaration order, at the member's offset; a 2-D
-# member is a subarray field. to_raw/from_raw read and write the struct through it.
-cdef GameState _layout_probe
-STATE_DTYPE = np.asarray(<GameState[:1]>(&_layout_probe)).dtype
-assert STATE_DTYPE.itemsize == sizeof(GameState)
-# Pickles carry the struct's bytes, valid only for this layout.
-_LAYOUT = repr(STATE_DTYPE)
+from council.engine._core cimport State as _Position
+
+ctypedef GameState _PositionStruct
 
 
-cdef object _struct_array(GameState* g):
-    """A 1-element STATE_DTYPE array viewing *g, writable (no copy: the caller keeps *g
-    alive while it uses the array)."""
-    # Through a plain char buffer: NumPy parses a struct's buffer format on every call.
-    return np.frombuffer(<char[:sizeof(GameState)]>(<char*>g), dtype=STATE_DTYPE)
+cdef inline void _make_view(GameState* s, int seat) noexcept nogil:
+    make_view(s, seat)  # other hands and deck order erased (RULINGS 7)
 
 
-def _state_from_struct(str layout, bytes data):
-    """Unpickle a State from its struct's bytes (State.__reduce__)."""
-    if layout != _LAYOUT or len(data) != sizeof(GameState):
-        raise ValueError("the pickled State has another struct layout than this build's")
-    cdef State st = State.__new__(State)
-    memcpy(&st.s, <const char*>data, sizeof(GameState))
-    return st
+cdef inline void _determinize(GameState* s, uint64_t seed) noexcept nogil:
+    determinize(s, seed)
+
+
+cdef inline void _reseed(GameState* s, uint64_t seed) noexcept nogil:
+    s.rng = mix_seed(seed)
+
+
+cdef inline int _score(GameState* s, int p) noexcept nogil:
+    # Before the end: the track plus the bonus and king reward tiles held (RULINGS 17).
+    return provisional_vp(s, p)
+
+
+cdef inline int _winners_mask(GameState* s) noexcept nogil:
+    # Most VP, then most assistants + politics cards; a tie after that is shared (RULINGS 9).
+    return winners_mask(s)
+
+
+include "_position.pxi"
 
 
 class IllegalActionError(ValueError):
@@ -1056,16 +1060,20 @@ class IllegalActionError(ValueError):
 cdef class State:
     """A Council of Four position: a full state, or one seat's view of it.
 
+    It meets ``council.engine.position.Position``, the contract of both games' positions.
+
     >>> from council.engine import GameConfig, State
     >>> s = State.new_game(GameConfig(players=3), seed=7)
     >>> s.current_player, s.n_players, len(s.legal_actions()) > 0
     (0, 3, True)
     >>> t = s.clone(); t.apply(t.legal_actions()[0]); t == s
     False
+    >>> s.decision_name, s.action_to_text(0)
+    ('turn', 'end')
     """
 
-    @staticmethod
-    def new_game(config=None, seed=0):
+    @classmethod
+    def new_game(cls, config=None, seed=0):
         """Set up a new game from a GameConfig (defaults if None) and an integer seed."""
         from council.engine.config import GameConfig
         if config is None:
@@ -1077,15 +1085,9 @@ cdef class State:
                    config.nobility_bonus_on_pass, seed_word(seed))
         return st
 
-    def clone(self):
-        cdef State st = State.__new__(State)
-        st.s = self.s
-        return st
-
-    __copy__ = clone
-
-    def __deepcopy__(self, memo):
-        return self.clone()
+    clone = _position_clone
+    __copy__ = _position_clone
+    __deepcopy__ = _position_deepcopy
 
     # -- basic queries -------------------------------------------------------------------
     @property
@@ -1130,10 +1132,7 @@ cdef class State:
             nobility_bonus_on_pass=bool(self.s.nobility_on_pass),
         )
 
-    def _require_full(self, what):
-        if self.s.viewer >= 0:
-            raise ValueError(f"{what} needs a full state; this is the view of seat "
-                             f"{self.s.viewer} (call determinize(seed) first)")
+    _require_full = _position_require_full
 
     def legal_actions(self):
         """Legal action ids for the player to act, in increasing order."""
@@ -1155,11 +1154,7 @@ cdef class State:
             raise IllegalActionError(f"action {action} is not legal here")
         apply_action(&self.s, action)
 
-    def child(self, int action):
-        """A copy of this state with `action` applied."""
-        st = self.clone()
-        st.apply(action)
-        return st
+    child = _position_child
 
     def decision(self):
         """The kind of decision to take now and its argument: ``('turn', None)``,
@@ -1171,46 +1166,38 @@ cdef class State:
             return ("turn", None)
         return (Decision(self.s.pending_kind[0]).name, self.s.pending_arg[0])
 
+    @property
+    def decision_name(self):
+        """The name of the decision to take now: ``'turn'``, a pending ``Decision``'s name
+        or ``'game_over'`` (``decision()[0]``)."""
+        return self.decision()[0]
+
+    def action_to_text(self, int action):
+        """The text form of an action id (``council.engine.actions.Action``'s), e.g.
+        ``'elect black coast'``; the same in every position."""
+        from council.engine.actions import Action
+        return Action.from_id(action).to_text()
+
+    def action_from_text(self, str text):
+        """Inverse of action_to_text (ValueError naming the problem)."""
+        from council.engine.actions import Action
+        return Action.from_text(text).id
+
+    def problems(self):
+        """Every consistency problem of this position as ``(field path, problem)`` pairs;
+        ``[]`` when it is consistent (``council.engine._status``)."""
+        from council.engine._status import problems
+        return problems(self)
+
     # -- hidden information --------------------------------------------------------------
-    def view(self, int player):
-        """What `player` may know: other hands and deck order erased (RULINGS 7)."""
-        if not 0 <= player < self.s.n_players:
-            raise ValueError(f"player must be in 0..{self.s.n_players - 1}, got {player}")
-        if self.s.viewer >= 0 and self.s.viewer != player:
-            raise ValueError(f"this is already the view of seat {self.s.viewer}")
-        cdef State st = self.clone()
-        make_view(&st.s, player)
-        return st
-
-    def determinize(self, seed):
-        """A full state consistent with this view, hidden cards dealt from `seed`."""
-        if self.s.viewer < 0:
-            raise ValueError("determinize needs a view (call view(player) first)")
-        cdef State st = self.clone()
-        determinize(&st.s, seed_word(seed))
-        return st
-
-    def reseed(self, seed):
-        """Replace the chance seed of a full state (future draws change, nothing else)."""
-        self._require_full("reseed")
-        self.s.rng = mix_seed(seed_word(seed))
+    view = _position_view
+    determinize = _position_determinize
+    reseed = _position_reseed
 
     # -- outcome -------------------------------------------------------------------------
-    def scores(self):
-        """Victory points: final once the game is over; before that the track plus the
-        bonus and king reward tiles held (provisional, RULINGS 17)."""
-        return [provisional_vp(&self.s, p) for p in range(self.s.n_players)]
-
-    def winners(self):
-        """Seats that win a finished game: most VP, then most assistants + politics cards;
-        a tie after that is shared (RULINGS 9)."""
-        cdef int mask = winners_mask(&self.s)
-        return [p for p in range(self.s.n_players) if (mask >> p) & 1]
-
-    def returns(self):
-        """1/k for each of k winners, 0 for the others; all zeros before the end."""
-        w = self.winners()
-        return [1.0 / len(w) if p in w else 0.0 for p in range(self.s.n_players)]
+    scores = _position_scores
+    winners = _position_winners
+    returns = _position_returns
 
     def adjudicated(self):
         """A finished copy of this full state, scored as if the game ended now.
@@ -1224,7 +1211,7 @@ cdef class State:
         (ValueError), as by the other rules queries.
         """
         self._require_full("adjudicated")
-        cdef State st = self.clone()
+        cdef State st = _copy(self)
         if not st.s.game_over:
             adjudicate(&st.s)
         return st
@@ -1241,33 +1228,15 @@ cdef class State:
         return n
 
     # -- raw form, pickle, equality ------------------------------------------------------
-    def to_raw(self):
-        """Every field of the C struct as plain Python ints and (nested) lists, keyed by
-        the member names (``STATE_DTYPE.names``, in declaration order)."""
-        return struct_to_raw(_struct_array(&self.s), STATE_DTYPE)
-
-    @staticmethod
-    def from_raw(dict raw):
-        """Inverse of to_raw: the keys must be exactly the struct's members, and each value
-        must fit its member (shape and integer range). No other validation: use
-        council.engine.serialize for input."""
-        cdef State st = State.__new__(State)
-        memset(&st.s, 0, sizeof(GameState))
-        raw_to_struct(raw, _struct_array(&st.s), STATE_DTYPE)
-        return st
-
-    def __reduce__(self):
-        return (_state_from_struct, (_LAYOUT, (<char*>&self.s)[:sizeof(GameState)]))
+    to_raw = _position_to_raw
+    from_raw = staticmethod(_position_from_raw)
+    __reduce__ = _position_reduce
 
     def __eq__(self, other):
-        if not isinstance(other, State):
-            return NotImplemented
-        # Freed slots are zeroed, and so are the padding bytes (every State starts zeroed
-        # and only fields are written), so equal positions have equal structs.
-        return memcmp(&self.s, &(<State>other).s, sizeof(GameState)) == 0
+        return _position_eq(self, other) if isinstance(other, State) else NotImplemented
 
     def __hash__(self):
-        raise TypeError("State is mutable and unhashable")
+        _position_unhashable(self)
 
     def __str__(self):
         from council.engine.render import render_state
@@ -1276,6 +1245,9 @@ cdef class State:
     def __repr__(self):
         return (f"<State players={self.s.n_players} turn={self.s.turn} "
                 f"current={self.current_player} viewer={self.s.viewer}>")
+
+
+_name_methods(State)
 
 
 # ---------------------------------------------------------------------------------------

@@ -4,9 +4,10 @@ The game and the rulings it follows (TC1 ...) are in docs/the-council.md. The st
 C struct (``_the_council.pxd``); the rules functions take a pointer to it, run without the
 GIL and never allocate. ``TheCouncilState`` wraps the struct for Python.
 
->>> state = TheCouncilState.new_game(players=4, seed=7)
->>> state.phase, state.hand, state.current_player
-('draft', 1, 0)
+>>> from council.engine import TheCouncilConfig
+>>> state = TheCouncilState.new_game(TheCouncilConfig(players=4), seed=7)
+>>> state.phase, state.decision_name, state.hand, state.current_player
+('draft', 'draft', 1, 0)
 >>> pick = state.legal_actions()[0]
 >>> state.action_to_text(pick)
 'pick The Savage'
@@ -513,11 +514,39 @@ cdef void tc_determinize(TCState* s, uint64_t seed) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------------
-# Python wrapper.
+# Python wrapper: the methods shared with Council of Four's position are in _position.pxi.
 
-cdef TCState _layout_probe
-STATE_DTYPE = np.asarray(<TCState[:1]>(&_layout_probe)).dtype
-assert STATE_DTYPE.itemsize == sizeof(TCState)
+from council.engine._the_council cimport TheCouncilState as _Position
+
+ctypedef TCState _PositionStruct
+
+
+cdef inline void _make_view(TCState* s, int seat) noexcept nogil:
+    tc_make_view(s, seat)  # TC15
+
+
+cdef inline void _determinize(TCState* s, uint64_t seed) noexcept nogil:
+    tc_determinize(s, seed)
+
+
+cdef inline void _reseed(TCState* s, uint64_t seed) noexcept nogil:
+    s.rng = game_rng(seed, <uint64_t>0x7463726573656564)  # "tcreseed"
+
+
+cdef inline int _score(TCState* s, int p) noexcept nogil:
+    return s.score[p]  # all zeros before the end
+
+
+cdef inline int _winners_mask(TCState* s) noexcept nogil:
+    # The highest score, then the lowest card revealed in the last event (TC13).
+    return tc_winners_mask(s) if s.phase == PH_OVER else 0
+
+
+include "_position.pxi"
+
+# Pickles written before the shared wrapper name this function so.
+_state_from_bytes = _state_from_struct
+
 NUM_ACTIONS = TC_N_ACTIONS
 EVENTS_PER_HAND = TC_EVENTS
 MAX_HANDS = TC_MAX_HANDS
@@ -525,28 +554,33 @@ ACTION_OFFSETS = {"pick": TA_PICK, "bid": TA_BID, "end_bid": TA_END_BID, "reveal
 
 
 cdef class TheCouncilState:
-    """A position of The Council: a full state, or one seat's view of it."""
+    """A position of The Council: a full state, or one seat's view of it.
 
-    @staticmethod
-    def new_game(int players=4, seed=0):
-        """A new game for 3-5 seats, its deck shuffled from `seed` (any integer, taken
-        modulo 2**64)."""
-        if not TC_MIN_PLAYERS <= players <= TC_MAX_PLAYERS:
+    It meets ``council.engine.position.Position``, the contract of both games' positions.
+    """
+
+    @classmethod
+    def new_game(cls, config=None, seed=0, *, players=None):
+        """A new game from a TheCouncilConfig (the default 4 seats if None), its deck
+        shuffled from `seed` (any integer, taken modulo 2**64). The older forms, a seat
+        count in place of the configuration (``new_game(4, seed)``) or as ``players=``,
+        are kept for their callers."""
+        if players is not None:
+            config = players
+        if config is None:
+            from council.engine.config import TheCouncilConfig
+            config = TheCouncilConfig()
+        cdef int n = config if isinstance(config, int) else config.validate().players
+        if not TC_MIN_PLAYERS <= n <= TC_MAX_PLAYERS:
             raise ValueError(f"players: The Council seats {TC_MIN_PLAYERS} to "
-                             f"{TC_MAX_PLAYERS}, got {players}")
+                             f"{TC_MAX_PLAYERS}, got {n}")
         cdef TheCouncilState st = TheCouncilState.__new__(TheCouncilState)
-        tc_new_game(&st.s, players, seed_word(seed))
+        tc_new_game(&st.s, n, seed_word(seed))
         return st
 
-    def clone(self):
-        cdef TheCouncilState st = TheCouncilState.__new__(TheCouncilState)
-        memcpy(&st.s, &self.s, sizeof(TCState))
-        return st
-
-    __copy__ = clone
-
-    def __deepcopy__(self, memo):
-        return self.clone()
+    clone = _position_clone
+    __copy__ = _position_clone
+    __deepcopy__ = _position_deepcopy
 
     # -- the position --------------------------------------------------------------------
     @property
@@ -576,6 +610,12 @@ cdef class TheCouncilState:
         return PHASES[self.s.phase]
 
     @property
+    def decision_name(self):
+        """The name of the decision to take now: the phase (``'draft'``, ``'bid'``,
+        ``'reveal'``; ``'over'`` once the game is over)."""
+        return PHASES[self.s.phase]
+
+    @property
     def hand(self):
         return self.s.hand
 
@@ -596,18 +636,11 @@ cdef class TheCouncilState:
 
     def drafted(self, int seat):
         """The card ids face up in front of `seat`, in id order."""
-        self._check_seat(seat)
+        _check_seat(self, seat)
         cdef int cards[TC_N_CARDS]
         return [cards[i] for i in range(drafted_cards(&self.s, seat, cards))]
 
-    def _check_seat(self, int seat):
-        if not 0 <= seat < self.s.n_players:
-            raise ValueError(f"seat must be in 0..{self.s.n_players - 1}, got {seat}")
-
-    def _require_full(self, what):
-        if self.s.viewer >= 0:
-            raise ValueError(f"{what} needs a full state; this is the view of seat "
-                             f"{self.s.viewer} (call determinize(seed) first)")
+    _require_full = _position_require_full
 
     # -- actions -------------------------------------------------------------------------
     def legal_actions(self):
@@ -634,10 +667,7 @@ cdef class TheCouncilState:
                                      f"not legal here")
         tc_apply(&self.s, action)
 
-    def child(self, int action):
-        st = self.clone()
-        st.apply(action)
-        return st
+    child = _position_child
 
     def action_to_text(self, int action):
         """The text form of an action of the seat to act: 'pick The Author', 'bid Moons',
@@ -691,53 +721,27 @@ cdef class TheCouncilState:
         raise ValueError(f"not an action of The Council: {text!r} (pick CARD, bid SUIT, "
                          f"end bid, reveal CARDS or reveal nothing)")
 
+    def problems(self):
+        """Every consistency problem of this position as ``(field path, problem)`` pairs;
+        ``[]`` when it is consistent (``council.engine.the_council_status``)."""
+        from council.engine.the_council_status import problems
+        return problems(self)
+
     # -- hidden information --------------------------------------------------------------
-    def view(self, int seat):
-        """What `seat` may know (TC15)."""
-        self._check_seat(seat)
-        if self.s.viewer >= 0 and self.s.viewer != seat:
-            raise ValueError(f"this is already the view of seat {self.s.viewer}")
-        cdef TheCouncilState st = self.clone()
-        tc_make_view(&st.s, seat)
-        return st
-
-    def determinize(self, seed):
-        """A full state consistent with this view, its hidden parts drawn from `seed`."""
-        if self.s.viewer < 0:
-            raise ValueError("determinize needs a view (call view(seat) first)")
-        cdef TheCouncilState st = self.clone()
-        tc_determinize(&st.s, seed_word(seed))
-        return st
-
-    def reseed(self, seed):
-        """Replace the chance state of a full state from `seed` (the shuffles of the hands to
-        come change, nothing else): the service's ApplyAction with a seed."""
-        self._require_full("reseed")
-        self.s.rng = game_rng(seed_word(seed),
-                              <uint64_t>0x7463726573656564)  # "tcreseed"
+    view = _position_view
+    determinize = _position_determinize
+    reseed = _position_reseed
 
     # -- outcome -------------------------------------------------------------------------
-    def scores(self):
-        """Each seat's score: final once the game is over, all zeros before."""
-        return [self.s.score[p] for p in range(self.s.n_players)]
-
-    def winners(self):
-        """The seats that win a finished game (TC13); [] before the end."""
-        if self.s.phase != PH_OVER:
-            return []
-        cdef int mask = tc_winners_mask(&self.s)
-        return [p for p in range(self.s.n_players) if mask >> p & 1]
-
-    def returns(self):
-        """1/k for each of k winners, 0 for the others; all zeros before the end."""
-        w = self.winners()
-        return [1.0 / len(w) if p in w else 0.0 for p in range(self.s.n_players)]
+    scores = _position_scores
+    winners = _position_winners
+    returns = _position_returns
 
     def adjudicated(self):
         """A finished copy of this full state, scored as a collapse now (the scoring of
         TC14's hand limit); a finished state comes back as a plain copy."""
         self._require_full("adjudicated")
-        cdef TheCouncilState st = self.clone()
+        cdef TheCouncilState st = _copy(self)
         if st.s.phase != PH_OVER:
             end_game(&st.s)
         return st
@@ -756,29 +760,17 @@ cdef class TheCouncilState:
         return steps
 
     # -- raw form, pickle, equality ------------------------------------------------------
-    def to_raw(self):
-        """Every field of the C struct as plain ints and lists, keyed by member name."""
-        return struct_to_raw(_struct_array(&self.s), STATE_DTYPE)
-
-    @staticmethod
-    def from_raw(dict raw):
-        """Inverse of to_raw (the keys exactly the struct's members, each value fitting
-        its member). No other validation."""
-        cdef TheCouncilState st = TheCouncilState.__new__(TheCouncilState)
-        memset(&st.s, 0, sizeof(TCState))
-        raw_to_struct(raw, _struct_array(&st.s), STATE_DTYPE)
-        return st
-
-    def __reduce__(self):
-        return (_state_from_bytes, (repr(STATE_DTYPE), (<char*>&self.s)[:sizeof(TCState)]))
+    to_raw = _position_to_raw
+    from_raw = staticmethod(_position_from_raw)
+    __reduce__ = _position_reduce
 
     def __eq__(self, other):
         if not isinstance(other, TheCouncilState):
             return NotImplemented
-        return memcmp(&self.s, &(<TheCouncilState>other).s, sizeof(TCState)) == 0
+        return _position_eq(self, other)
 
     def __hash__(self):
-        raise TypeError("TheCouncilState is mutable and unhashable")
+        _position_unhashable(self)
 
     def __str__(self):
         from council.engine.render_the_council import render_the_council
@@ -790,13 +782,4 @@ cdef class TheCouncilState:
                 f"{PHASES[self.s.phase]}, seat {self.s.current} to act, {who}>")
 
 
-cdef object _struct_array(TCState* g):
-    return np.frombuffer(<char[:sizeof(TCState)]>(<char*>g), dtype=STATE_DTYPE)
-
-
-def _state_from_bytes(str layout, bytes data):
-    if layout != repr(STATE_DTYPE) or len(data) != sizeof(TCState):
-        raise ValueError("the pickled state has another struct layout than this build's")
-    cdef TheCouncilState st = TheCouncilState.__new__(TheCouncilState)
-    memcpy(&st.s, <const char*>data, sizeof(TCState))
-    return st
+_name_methods(TheCouncilState)

@@ -23,7 +23,9 @@ cities by name or letter; ``<balcony>`` is ``coast``, ``hills``, ``mountains`` o
     permit-bonus <tile>                   regain a permit tile's bonus (nobility 14)
 
 What the actions cost and give is in ``ActionKind.doc`` and ``describe``, with the rule
-numbers of the board data.
+numbers of the board data. ``action_to_proto`` / ``action_from_proto`` convert an action to
+and from its structured ``council.v1.Action`` message (The Council's are in
+``council.engine.the_council_actions``).
 
 The 2nd-edition words are accepted in input (RULINGS 2): ``queen`` for ``king`` and
 ``servant`` for ``assistant``. The words ``with`` and ``permit`` in ``build`` may be left
@@ -59,16 +61,25 @@ from __future__ import annotations
 
 import bisect
 import enum
+import re
 from dataclasses import dataclass, fields
+from typing import cast
 
 from council.engine import board
 from council.engine._core import ACTION_KINDS, NUM_ACTIONS, PAYMENTS, rule_numbers
+from council.v1 import game_pb2 as pb
 
 __all__ = [
+    "ACTION_FIELDS",
+    "ACTION_KIND_FROM_PROTO",
+    "ACTION_KIND_TO_PROTO",
     "NUM_ACTIONS",
     "Action",
     "ActionKind",
     "BALCONY_NAMES",
+    "StructuredActionError",
+    "action_from_proto",
+    "action_to_proto",
     "describe",
     "legal_action_texts",
 ]
@@ -678,3 +689,106 @@ def _token_text(raw: dict, city: int) -> str:
     if t < 0:
         return f"{name} has no token"
     return f"{name} token: {_bonus_text(board.CITY_TOKENS[t])}"
+
+
+# -- the structured Action message (council.v1.Action) ------------------------------------
+
+# grpc_tools' stubs type an enum field as its enum class but the enum's Value() as a plain
+# int: the values of Value() are the enum's (a ValueError otherwise).
+ACTION_KIND_TO_PROTO = {
+    kind: cast(pb.ActionKind, pb.ActionKind.Value(f"ACTION_KIND_{kind.name}"))
+    for kind in ActionKind
+}
+ACTION_KIND_FROM_PROTO = {v: k for k, v in ACTION_KIND_TO_PROTO.items()}
+# The fields of an Action message that an Action's fields fill, by the same names.
+ACTION_FIELDS = ("balcony", "colour", "region", "slot", "tile", "position", "city", "payment")
+
+
+class StructuredActionError(ValueError):
+    """An Action message that is no action: `violations` lists (field, problem), the field a
+    path in the message ("balcony", "cards.white"; "" for the message as a whole)."""
+
+    def __init__(self, violations):
+        self.violations: list[tuple[str, str]] = list(violations)
+        super().__init__("; ".join(f"{f}: {p}" if f else p for f, p in self.violations))
+
+
+def action_to_proto(a: Action) -> pb.Action:
+    """The Action message of an action: id, text, kind and the kind's fields."""
+    m = pb.Action(id=a.id, text=a.to_text(), kind=ACTION_KIND_TO_PROTO[a.kind])
+    for f in ACTION_FIELDS:
+        v = getattr(a, f)
+        if v is not None:
+            setattr(m, f, v)
+    if a.cards is not None:
+        m.cards.CopyFrom(pb.CardCounts(**dict(zip(board.CARD_KINDS, a.cards, strict=True))))
+    return m
+
+
+# The field an engine error names: "elect: balcony must be ...", "end_turn: field colour
+# does not apply", "build_permit: city 14 is not on permit tile 3 (Dorful)".
+_ENGINE_FIELD = re.compile(rf"[a-z_]+: (?:field )?({'|'.join(ACTION_FIELDS)})\b")
+_CARDS_PER_PAYMENT = max(sum(cards) for cards in PAYMENTS)
+
+
+def _payment(cards: pb.CardCounts) -> int:
+    """The index in PAYMENTS of the cards a PAY action spends."""
+    counts = [getattr(cards, k) for k in board.CARD_KINDS]
+    problems = [
+        (f"cards.{k}", f"must be in 0..{_CARDS_PER_PAYMENT}, got {n}")
+        for k, n in zip(board.CARD_KINDS, counts, strict=True)
+        if not 0 <= n <= _CARDS_PER_PAYMENT
+    ]
+    if not problems and not 1 <= sum(counts) <= _CARDS_PER_PAYMENT:
+        problems = [("cards", f"a payment spends 1 to 4 cards, got {sum(counts)}")]
+    if problems:
+        raise StructuredActionError(problems)
+    payment = Action.pay(counts).payment
+    assert payment is not None  # pay() gives a PAY action
+    return payment
+
+
+def action_from_proto(msg: pb.Action) -> Action:
+    """The Action of a structured Action message: its kind and the fields of that kind, a
+    PAY action by its `cards` or `payment` (their index; both may be given if they agree);
+    id, text and description are ignored. StructuredActionError (a ValueError) naming the
+    message's fields if it is not an action.
+
+    >>> pay = pb.Action(kind=pb.ACTION_KIND_PAY, cards=pb.CardCounts(white=1, joker=1))
+    >>> action_from_proto(pay).to_text()
+    'pay white+joker'
+    >>> try:
+    ...     action_from_proto(pb.Action(kind=pb.ACTION_KIND_ELECT, colour=0, balcony=9))
+    ... except StructuredActionError as e:
+    ...     e.violations
+    [('balcony', 'elect: balcony must be an integer in 0..3, got 9')]
+    """
+    if msg.kind not in ACTION_KIND_FROM_PROTO:
+        raise StructuredActionError([("kind", "must be set to an action kind")])
+    kind = ACTION_KIND_FROM_PROTO[msg.kind]
+    kind_name = pb.ActionKind.Name(msg.kind)
+    fields = {f: getattr(msg, f) for f in ACTION_FIELDS if msg.HasField(f)}
+    if msg.HasField("cards"):
+        if kind is not ActionKind.PAY:
+            raise StructuredActionError(
+                [("cards", f"does not apply to {kind_name}: only a payment spends cards")]
+            )
+        paid = _payment(msg.cards)
+        if fields.setdefault("payment", paid) != paid:
+            raise StructuredActionError(
+                [("cards", f"are not the cards of payment {fields['payment']}; give one of them")]
+            )
+    elif kind is ActionKind.PAY and "payment" not in fields:
+        raise StructuredActionError(
+            [("cards", f"required for {kind_name}: the cards paid (or payment, their index)")]
+        )
+    try:
+        return Action(kind, **fields)
+    except ValueError as e:
+        found = _ENGINE_FIELD.match(str(e))
+        field = found.group(1) if found else ""
+        if field and field not in fields and str(e).endswith("got None"):
+            problem = f"required for {kind_name}"
+        else:
+            problem = str(e)
+        raise StructuredActionError([(field, problem)]) from None

@@ -94,18 +94,9 @@ class TheCouncilConfig:
     def new_game(self, seed: int = 0):
         from council.engine._the_council import TheCouncilState
 
-        return TheCouncilState.new_game(self.validate().players, seed=seed)
+        return TheCouncilState.new_game(self, seed=seed)
 
 
-# The game played where none is named (the service's GAME_UNSPECIFIED, the CLI's --game).
+# The game played where none is named (the service's GAME_UNSPECIFIED, the commands' --game);
+# the games themselves are registered in council.engine.games.
 DEFAULT_GAME = "council-of-four"
-# The games by name (the command line's --game), each with its configuration.
-GAME_CONFIGS: dict[str, type[GameConfig] | type[TheCouncilConfig]] = {
-    "council-of-four": GameConfig,
-    "the-council": TheCouncilConfig,
-}
-# Each game's seat counts, by the same names.
-GAME_PLAYERS: dict[str, tuple[int, ...]] = {
-    "council-of-four": COUNCIL_OF_FOUR_PLAYERS,
-    "the-council": THE_COUNCIL_PLAYERS,
-}

@@ -1,11 +1,10 @@
 """A position as a ``council.v1.GameState``: message, JSON, text.
 
-The protobuf message ``council.v1.GameState`` is the one schema of a position of either game,
+The protobuf message ``council.v1.GameState`` is the one schema of a position of every game,
 a full state or one seat's view of it. Its protobuf JSON mapping with the proto field names
-is the engine's JSON form, documented in ``docs/state-json.md``. Each function dispatches on
-the game: a ``State`` of Council of Four (compiled reader and writer, ``_document.pyx``) or a
-``TheCouncilState`` of The Council (``config.game`` = ``GAME_THE_COUNCIL``, its position in
-``the_council``: ``serialize_the_council.py``):
+is the engine's JSON form, documented in ``docs/state-json.md``. Each function asks the
+game's registered record (``council.engine.games``: the game of a position, or the one
+``config.game`` names) for its reader and writer:
 
 * ``state_to_proto`` / ``state_from_proto``: the message, read and written by compiled code
   straight from and into the core's struct (this is what the service uses);
@@ -42,11 +41,10 @@ from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from council.engine import Position
-from council.engine import serialize_the_council as the_council
-from council.engine._document import FORMAT, _check_config, read_state, write_state
+from council.engine._document import FORMAT
 from council.engine._status import problems
-from council.engine._the_council import TheCouncilState
 from council.engine.config import GameConfig, TheCouncilConfig
+from council.engine.games import game_of, game_of_proto
 from council.v1 import game_pb2 as pb
 
 if TYPE_CHECKING:
@@ -72,8 +70,6 @@ __all__ = [
     "state_to_proto",
 ]
 
-CONFIG_FIELDS = tuple(GameConfig.__dataclass_fields__)
-
 
 class StateValidationError(ValueError):
     """A position that is malformed or inconsistent.
@@ -97,57 +93,38 @@ class StateValidationError(ValueError):
 
 
 def state_to_proto(state: Position) -> pb.GameState:
-    """The GameState message of a state or view of either game."""
-    if isinstance(state, TheCouncilState):
-        return the_council.write(state)
-    return write_state(state)
+    """The GameState message of a state or view of any registered game."""
+    return game_of(state).write(state)
 
 
 def state_from_proto(msg: pb.GameState, *, view_of: int | None = None) -> Position:
-    """Validate a GameState message and build the position it describes: a State, or a
-    TheCouncilState when ``config.game`` is GAME_THE_COUNCIL.
+    """Validate a GameState message and build the position it describes, of the game its
+    ``config.game`` names (``council.engine.games``; absent: the default game).
 
-    With ``view_of``, a Council of Four state without a viewer whose other seats' hands are
-    (partly) absent is read as that seat's view (what the seat cannot know is dropped
-    first); The Council has no such partial states. Raises StateValidationError listing
+    With ``view_of``, a state without a viewer whose other seats' hidden cards are (partly)
+    absent is read as that seat's view where the game has such partial states (Council of
+    Four: what the seat cannot know is dropped first). Raises StateValidationError listing
     every violation found.
     """
-    game = msg.config.game
-    if game == pb.GAME_THE_COUNCIL:
-        tc_state, found = the_council.read(msg)
-        if tc_state is None:
-            raise StateValidationError(found)
-        return tc_state
-    if game not in (pb.GAME_UNSPECIFIED, pb.GAME_COUNCIL_OF_FOUR):
-        raise StateValidationError([("config.game", f"unknown game {game}; {_GAMES}")])
-    if msg.HasField("the_council"):
-        raise StateValidationError(
-            [
-                (
-                    "the_council",
-                    "a part of The Council's position: config.game must then be "
-                    "GAME_THE_COUNCIL (absent means Council of Four)",
-                )
-            ]
-        )
-    state, found = read_state(msg, -1 if view_of is None else view_of)
-    if state is None:  # read_state gives a State exactly when it found no problem
+    try:
+        game = game_of_proto(msg.config.game)
+    except ValueError as e:
+        raise StateValidationError([("config.game", str(e))]) from None
+    state, found = game.read(msg, -1 if view_of is None else view_of)
+    if state is None:  # a reader gives a position exactly when it found no problem
         raise StateValidationError(found)
     return state
-
-
-_GAMES = "one of " + ", ".join(v.name for v in pb.Game.DESCRIPTOR.values)
 
 
 def config_from_proto(
     msg: pb.GameConfig, path: str = "config", *, complete: bool = False
 ) -> GameConfig | TheCouncilConfig:
-    """The configuration of a GameConfig message: a GameConfig, or a TheCouncilConfig when
-    ``game`` is GAME_THE_COUNCIL. Absent fields take the defaults unless ``complete``.
-    Raises StateValidationError naming ``<path>.<field>`` for every problem."""
-    obj: dict[str, Any] = {f: getattr(msg, f) for f in CONFIG_FIELDS if msg.HasField(f)}
-    if msg.HasField("game"):
-        obj["game"] = msg.game
+    """The configuration of a GameConfig message, of the game its ``game`` names (absent:
+    the default game). Absent fields take the defaults unless ``complete``. Raises
+    StateValidationError naming ``<path>.<field>`` for every problem."""
+    obj: dict[str, Any] = {
+        f.name: getattr(msg, f.name) for f in msg.DESCRIPTOR.fields if msg.HasField(f.name)
+    }
     return config_from_json(obj, path, complete=complete)
 
 
@@ -159,14 +136,15 @@ def state_to_json(state: Position) -> dict:
     """The JSON object of a state or view: ``MessageToDict`` of its message with the proto
     field names, every field without presence written (zeros and empty lists included),
     keys in schema order (map keys sorted) so that a state always gives the same text.
-    The Council's leaves out Council of Four's empty ``players``."""
+    The fields that are no part of its game's position (``Game.foreign_fields``, such as
+    Council of Four's empty ``players`` in The Council's) are left out."""
     obj = json_format.MessageToDict(
         state_to_proto(state),
         preserving_proto_field_name=True,
         always_print_fields_with_no_presence=True,
     )
-    if isinstance(state, TheCouncilState):
-        del obj["players"]
+    for name in game_of(state).foreign_fields:
+        obj.pop(name, None)
     return _in_schema_order(obj, pb.GameState.DESCRIPTOR)
 
 
@@ -221,8 +199,8 @@ def loads(text: str | bytes) -> Position:
 def config_from_json(
     obj: Any, path: str = "config", *, complete: bool = True
 ) -> GameConfig | TheCouncilConfig:
-    """A GameConfig from its JSON object (the field names of GameConfig), or a
-    TheCouncilConfig when its ``game`` is GAME_THE_COUNCIL (then ``players`` alone).
+    """The configuration of a GameConfig JSON object (the field names of GameConfig), of
+    the game its ``game`` names (absent: the default game; ``Game.read_config``).
 
     With ``complete=False`` missing fields take the defaults. Raises StateValidationError
     naming ``<path>.<field>`` for every problem.
@@ -231,44 +209,15 @@ def config_from_json(
     if found:
         raise StateValidationError(found)
     obj = {k: v for k, v in obj.items() if v is not None}
-    game = obj.pop("game", pb.GAME_UNSPECIFIED)
-    game = pb.Game.Value(game) if isinstance(game, str) else game
-    if game == pb.GAME_THE_COUNCIL:
-        return _the_council_config(obj, path, complete)
-    if game not in (pb.GAME_UNSPECIFIED, pb.GAME_COUNCIL_OF_FOUR):
-        raise StateValidationError([(f"{path}.game", f"unknown game {game}; {_GAMES}")])
-    if complete:
-        found = [
-            (f"{path}.{f}", "required field is missing") for f in CONFIG_FIELDS if f not in obj
-        ]
-    if found:
-        raise StateValidationError(found)
-    checked = _check_config(obj)
-    if isinstance(checked, list):
-        raise StateValidationError([(f"{path}.{f}", problem) for f, problem in checked])
-    return checked
-
-
-def _the_council_config(obj: dict, path: str, complete: bool) -> TheCouncilConfig:
-    found = [
-        (
-            f"{path}.{f}",
-            "a rule variant of Council of Four: The Council's configuration is "
-            "game and players only",
-        )
-        for f in obj
-        if f != "players"
-    ]
-    if complete and "players" not in obj:
-        found.append((f"{path}.players", "required field is missing"))
-    if found:
-        raise StateValidationError(found)
-    config = TheCouncilConfig(**obj)
+    value = obj.pop("game", pb.GAME_UNSPECIFIED)
     try:
-        return config.validate()
+        game = game_of_proto(pb.Game.Value(value) if isinstance(value, str) else value)
     except ValueError as e:
-        _, _, problem = str(e).partition(": ")
-        raise StateValidationError([(f"{path}.players", problem)]) from None
+        raise StateValidationError([(f"{path}.game", str(e))]) from None
+    config, found = game.read_config(obj, path, complete)
+    if config is None:
+        raise StateValidationError(found)
+    return config
 
 
 # ---------------------------------------------------------------------------------------

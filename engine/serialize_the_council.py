@@ -44,6 +44,7 @@ from council.engine._the_council import (
     SUITS,
     TheCouncilState,
 )
+from council.engine.the_council_status import check
 from council.v1 import game_pb2 as pb
 
 __all__ = ["CARD_INDEX", "FORMAT", "SUIT_FIELDS", "SUIT_INDEX", "read", "write"]
@@ -153,7 +154,9 @@ def write(state: TheCouncilState) -> pb.GameState:
 
 class _Reader:
     """Reads one GameState of The Council into the core's raw form, collecting every
-    (field path, problem) it finds."""
+    (field path, problem) of its shape it finds: the game's parts, names, ranges, and
+    every card in one place. The consistency of the position read is its ``problems()``
+    (``council.engine.the_council_status``)."""
 
     def __init__(self) -> None:
         self.problems: list[tuple[str, str]] = []
@@ -181,8 +184,27 @@ class _Reader:
     def seat_in(self, value: int, n: int, path: str) -> int:
         return self.int_in(value, 0, n - 1, path)
 
-    # -- stage 1: the game, the shape, names and ranges ---------------------------------
     def read(self, msg: pb.GameState) -> TheCouncilState | None:
+        n = self.game(msg)
+        if self.problems:
+            return None
+        viewer = self.viewer(msg, n)
+        raw = self.fields(msg.the_council, n)
+        if self.problems:
+            return None
+        raw["n_players"] = n
+        raw["viewer"] = viewer
+        raw["rng"] = msg.rng if viewer < 0 else 0
+        self.cards(msg.the_council, raw)
+        if self.problems:
+            return None
+        state = TheCouncilState.from_raw(raw)
+        self.problems.extend(check(state, msg.the_council.unknown_cards))
+        return None if self.problems else state
+
+    # -- stage 1: the game, the shape, names and ranges ---------------------------------
+    def game(self, msg: pb.GameState) -> int:
+        """The seat count, after the parts that belong to Council of Four (0 if unread)."""
         if msg.format not in ("", FORMAT):
             self.bad("format", f"must be {FORMAT!r} for The Council, got {msg.format!r}")
         for f in COF_STATE_FIELDS:
@@ -212,8 +234,9 @@ class _Reader:
             n = msg.config.players
         if not msg.HasField("the_council"):
             self.bad("the_council", "required field is missing")
-        if self.problems:
-            return None
+        return n
+
+    def viewer(self, msg: pb.GameState, n: int) -> int:
         viewer = msg.viewer if msg.HasField("viewer") else -1
         if viewer >= 0 or msg.HasField("viewer"):
             self.seat_in(viewer, n, "viewer")
@@ -221,30 +244,14 @@ class _Reader:
                 self.bad("rng", "must be absent in a view (a view carries no chance state)")
         elif not msg.HasField("rng"):
             self.bad("rng", "required in a full state (viewer is absent)")
-        raw = self.fields(msg.the_council, n, viewer)
-        if self.problems or raw is None:
-            return None
-        raw["n_players"] = n
-        raw["viewer"] = viewer
-        raw["rng"] = msg.rng if viewer < 0 else 0
-        self.consistency(msg.the_council, raw, n, viewer)
-        if self.problems:
-            return None
-        return TheCouncilState.from_raw(raw)
+        return viewer
 
-    def fields(self, tc: pb.TheCouncilPosition, n: int, viewer: int) -> dict | None:
+    def fields(self, tc: pb.TheCouncilPosition, n: int) -> dict[str, Any]:
         """The raw form of the fields one by one (cards placed in stage 2)."""
         path = "the_council"
         raw: dict[str, Any] = dict.fromkeys(STATE_DTYPE.names or (), 0)
-        raw["phase"] = phase = self.name(PHASE_INDEX, tc.phase, "phase", f"{path}.phase")
-        if phase == OVER:
-            if tc.HasField("current"):
-                self.bad(f"{path}.current", "must be absent once the game is over")
-            raw["current"] = -1
-        elif not tc.HasField("current"):
-            self.bad(f"{path}.current", "required while the game is in progress")
-        else:
-            raw["current"] = self.seat_in(tc.current, n, f"{path}.current")
+        raw["phase"] = self.name(PHASE_INDEX, tc.phase, "phase", f"{path}.phase")
+        raw["current"] = self.current(tc, raw["phase"], n)
         raw["hand"] = self.int_in(tc.hand, 1, MAX_HANDS, f"{path}.hand")
         raw["dealer"] = self.seat_in(tc.dealer, n, f"{path}.dealer")
         raw["draft_round"] = self.int_in(tc.draft_round, 0, DRAFT_ROUNDS, f"{path}.draft_round")
@@ -264,6 +271,27 @@ class _Reader:
         raw["action_count"] = self.int_in(tc.action_count, 0, 2**31 - 1, f"{path}.action_count")
         raw["deck_n"] = self.int_in(tc.deck_size, 0, N_CARDS, f"{path}.deck_size")
         self.int_in(tc.unknown_cards, 0, N_CARDS, f"{path}.unknown_cards")
+        if len(tc.seats) != n:
+            self.bad(f"{path}.seats", f"must have one entry per seat ({n}), got {len(tc.seats)}")
+        if len(tc.packs) != n:
+            self.bad(f"{path}.packs", f"must have one entry per pack ({n}), got {len(tc.packs)}")
+        self.seats(tc, raw, n)
+        self.packs(tc, raw, n)
+        return raw
+
+    def current(self, tc: pb.TheCouncilPosition, phase: int, n: int) -> int:
+        path = "the_council.current"
+        if phase == OVER:
+            if tc.HasField("current"):
+                self.bad(path, "must be absent once the game is over")
+            return -1
+        if not tc.HasField("current"):
+            self.bad(path, "required while the game is in progress")
+            return 0
+        return self.seat_in(tc.current, n, path)
+
+    def seats(self, tc: pb.TheCouncilPosition, raw: dict[str, Any], n: int) -> None:
+        path = "the_council.seats"
         table = [[0] * len(SUITS) for _ in range(MAX_PLAYERS)]
         raw["chips"] = [row[:] for row in table]
         raw["bid"] = [row[:] for row in table]
@@ -271,20 +299,14 @@ class _Reader:
         raw["traitors"] = [0] * MAX_PLAYERS
         raw["score"] = [0] * MAX_PLAYERS
         raw["low_card"] = [NO_CARD] * MAX_PLAYERS
-        raw["pack_n"] = [0] * MAX_PLAYERS
-        raw["pack_seen"] = [0] * MAX_PLAYERS
-        if len(tc.seats) != n:
-            self.bad(f"{path}.seats", f"must have one entry per seat ({n}), got {len(tc.seats)}")
-        if len(tc.packs) != n:
-            self.bad(f"{path}.packs", f"must have one entry per pack ({n}), got {len(tc.packs)}")
         for p, seat in enumerate(tc.seats[:n]):
-            where = f"{path}.seats[{p}]"
+            where = f"{path}[{p}]"
             raw["chips"][p] = self.suits(seat.chips, MAX_CHIPS, f"{where}.chips")
             raw["bid"][p] = self.suits(seat.bid, MAX_CHIPS, f"{where}.bid")
             raw["ranks"][p] = self.suits(seat.ranks, MAX_RANK, f"{where}.ranks")
             raw["traitors"][p] = self.int_in(seat.traitors, 0, MAX_TRAITORS, f"{where}.traitors")
             raw["score"][p] = self.int_in(seat.score, 0, MAX_SCORE, f"{where}.score")
-            if seat.score and phase != OVER:
+            if seat.score and raw["phase"] != OVER:
                 self.bad(f"{where}.score", "must be 0 until the game is over")
             if seat.HasField("lowest_revealed"):
                 raw["low_card"][p] = self.name(
@@ -295,263 +317,83 @@ class _Reader:
                     f"{where}.drafted",
                     f"a seat drafts {DRAFT_ROUNDS} cards a hand, got {len(seat.drafted)}",
                 )
+
+    def packs(self, tc: pb.TheCouncilPosition, raw: dict[str, Any], n: int) -> None:
+        path = "the_council.packs"
+        raw["pack_n"] = [0] * MAX_PLAYERS
+        raw["pack_seen"] = [0] * MAX_PLAYERS
         for k, pack in enumerate(tc.packs[:n]):
-            where = f"{path}.packs[{k}]"
+            where = f"{path}[{k}]"
             raw["pack_n"][k] = self.int_in(pack.size, 0, DEAL, f"{where}.size")
             for i, p in enumerate(pack.held_by):
                 if self.seat_in(p, n, f"{where}.held_by[{i}]") == p and 0 <= p < n:
                     if raw["pack_seen"][k] >> p & 1:
                         self.bad(f"{where}.held_by[{i}]", f"seat {p} is listed twice")
                     raw["pack_seen"][k] |= 1 << p
-        return None if self.problems else raw
 
-    # -- stage 2: where every card is, and the position as a whole -----------------------
-    def consistency(self, tc: pb.TheCouncilPosition, raw: dict, n: int, viewer: int) -> None:
+    # -- stage 2: where every card is, and its secret choices ----------------------------
+    def cards(self, tc: pb.TheCouncilPosition, raw: dict[str, Any]) -> None:
+        """card_loc, deck, event and card_pending of the raw form: every card named in one
+        place, a pick one of its pack's cards, a card to reveal one of its seat's."""
+        places = _Places(self)
         path = "the_council"
-        loc: list[int | None] = [None] * N_CARDS
-        first: dict[int, str] = {}
-        pending = [0] * N_CARDS
-
-        def place(name: str, code: int, where: str) -> int:
-            c = self.name(CARD_INDEX, name, "card", where)
-            if c < 0:
-                return c
-            if loc[c] is not None:
-                self.bad(where, f"{name} is in two places: also at {first[c]}")
-                return -1
-            loc[c] = code
-            first[c] = where
-            return c
-
-        event = -1
-        if tc.HasField("event"):
-            event = place(tc.event, LOC_EVENT, f"{path}.event")
-        raw["event"] = event
+        raw["event"] = (
+            places.put(tc.event, LOC_EVENT, f"{path}.event") if tc.HasField("event") else -1
+        )
         for p, seat in enumerate(tc.seats):
             for i, name in enumerate(seat.drafted):
-                place(name, LOC_DRAFTED + p, f"{path}.seats[{p}].drafted[{i}]")
+                places.put(name, LOC_DRAFTED + p, f"{path}.seats[{p}].drafted[{i}]")
         for k, pack in enumerate(tc.packs):
             for i, name in enumerate(pack.cards):
-                place(name, LOC_PACK + k, f"{path}.packs[{k}].cards[{i}]")
+                places.put(name, LOC_PACK + k, f"{path}.packs[{k}].cards[{i}]")
             if pack.HasField("face_down"):
-                place(pack.face_down, LOC_FACEDOWN + k, f"{path}.packs[{k}].face_down")
-        deck = [place(name, LOC_DECK, f"{path}.deck[{i}]") for i, name in enumerate(tc.deck)]
+                places.put(pack.face_down, LOC_FACEDOWN + k, f"{path}.packs[{k}].face_down")
+        deck = [places.put(name, LOC_DECK, f"{path}.deck[{i}]") for i, name in enumerate(tc.deck)]
         for i, name in enumerate(tc.spent):
-            place(name, LOC_SPENT, f"{path}.spent[{i}]")
-        # Secret choices: a pick is one of its pack's cards, a card to reveal a drafted one.
+            places.put(name, LOC_SPENT, f"{path}.spent[{i}]")
         for k, pack in enumerate(tc.packs):
             if pack.HasField("picked"):
-                where = f"{path}.packs[{k}].picked"
-                c = self.name(CARD_INDEX, pack.picked, "card", where)
-                if c >= 0 and loc[c] != LOC_PACK + k:
-                    self.bad(where, f"{pack.picked} is not one of this pack's cards")
-                elif c >= 0:
-                    pending[c] = 1
+                places.choose(pack.picked, LOC_PACK + k, f"{path}.packs[{k}].picked")
         for p, seat in enumerate(tc.seats):
             for i, name in enumerate(seat.to_reveal):
-                where = f"{path}.seats[{p}].to_reveal[{i}]"
-                c = self.name(CARD_INDEX, name, "card", where)
-                if c >= 0 and loc[c] != LOC_DRAFTED + p:
-                    self.bad(where, f"{name} is not one of this seat's drafted cards")
-                elif c >= 0 and pending[c]:
-                    self.bad(where, f"{name} is listed twice")
-                elif c >= 0:
-                    pending[c] = 1
-        if self.problems:
-            return
-        named = sum(code is not None for code in loc)
-        if viewer < 0:
-            missing = [CARD_NAMES[c] for c in range(N_CARDS) if loc[c] is None]
-            if missing:
-                self.bad(
-                    path,
-                    f"every one of the {N_CARDS} cards must be in exactly one place; "
-                    f"{len(missing)} are nowhere: {', '.join(missing)}",
-                )
-            if tc.unknown_cards:
-                self.bad(
-                    f"{path}.unknown_cards",
-                    f"must be 0 in a full state (it names every card), got {tc.unknown_cards}",
-                )
-            if len(tc.deck) != tc.deck_size:
-                self.bad(
-                    f"{path}.deck", f"holds {len(tc.deck)} cards but deck_size is {tc.deck_size}"
-                )
-        elif named + tc.unknown_cards != N_CARDS:
-            self.bad(
-                f"{path}.unknown_cards",
-                f"the {named} cards named and the unknown ones "
-                f"must make the {N_CARDS} cards: must be {N_CARDS - named}, got "
-                f"{tc.unknown_cards}",
-            )
-        self.hidden_parts(tc, raw, n, viewer)
-        self.phase_parts(tc, raw, n, viewer, pending)
-        if self.problems:
-            return
-        if viewer >= 0:
-            # determinize deals the unknown cards to exactly these places.
-            places = tc.deck_size + sum(
-                pack.size
-                - len(pack.cards)
-                + (raw["draft_round"] == DRAFT_ROUNDS and not pack.HasField("face_down"))
-                for pack in tc.packs
-            )
-            if tc.unknown_cards != places:
-                self.bad(
-                    f"{path}.unknown_cards",
-                    f"must be {places}: the deck's {tc.deck_size} "
-                    f"cards and the unseen cards of the packs, got {tc.unknown_cards}",
-                )
-                return
-        raw["card_loc"] = [LOC_UNKNOWN if code is None else code for code in loc]
-        raw["card_pending"] = pending
+                places.choose(name, LOC_DRAFTED + p, f"{path}.seats[{p}].to_reveal[{i}]")
+        raw["card_loc"] = [LOC_UNKNOWN if code is None else code for code in places.loc]
+        raw["card_pending"] = places.pending
         raw["deck"] = deck + [-1] * (N_CARDS - len(deck))
 
-    def hidden_parts(self, tc: pb.TheCouncilPosition, raw: dict, n: int, viewer: int) -> None:
-        """What a view must not name (TC15): the deck, cards of packs its seat never held,
-        another seat's secret pick or cards to reveal. And what every pack holds."""
-        path = "the_council"
-        for k, pack in enumerate(tc.packs):
-            where = f"{path}.packs[{k}]"
-            seen = viewer < 0 or raw["pack_seen"][k] >> viewer & 1
-            if viewer >= 0 and not seen and (pack.cards or pack.HasField("face_down")):
-                self.bad(
-                    f"{where}.cards" if pack.cards else f"{where}.face_down",
-                    f"seat {viewer}'s view names cards of a pack it has not held",
-                )
-            elif seen and len(pack.cards) != pack.size:
-                self.bad(
-                    f"{where}.cards",
-                    f"holds {len(pack.cards)} cards but size is "
-                    f"{pack.size}"
-                    + ("" if viewer < 0 else f" (seat {viewer} has held it: it knows them all)"),
-                )
-            holder = (k + raw["draft_round"]) % n
-            if viewer >= 0 and pack.HasField("picked") and holder != viewer:
-                self.bad(
-                    f"{where}.picked",
-                    f"seat {holder}'s pick is hidden in seat "
-                    f"{viewer}'s view until the round's reveal",
-                )
-        if viewer < 0:
-            return
-        if tc.deck:
-            self.bad(
-                f"{path}.deck",
-                "a view does not name the deck's cards (deck_size gives their number)",
-            )
-        for p, seat in enumerate(tc.seats):
-            if seat.to_reveal and p != viewer:
-                self.bad(
-                    f"{path}.seats[{p}].to_reveal",
-                    f"seat {p}'s choice is hidden in seat {viewer}'s view until the event's reveal",
-                )
 
-    def phase_parts(
-        self, tc: pb.TheCouncilPosition, raw: dict, n: int, viewer: int, pending: list[int]
-    ) -> None:
-        """The position as play leaves it in its phase, so that the rules can go on from it."""
-        path = "the_council"
-        phase, rounds = raw["phase"], raw["draft_round"]
-        if phase == OVER:
+class _Places:
+    """Where the cards a message names are, each named once (reporting to a reader)."""
+
+    def __init__(self, reader: _Reader) -> None:
+        self.reader = reader
+        self.loc: list[int | None] = [None] * N_CARDS
+        self.first: dict[int, str] = {}
+        self.pending = [0] * N_CARDS
+
+    def put(self, name: str, code: int, where: str) -> int:
+        c = self.reader.name(CARD_INDEX, name, "card", where)
+        if c < 0:
+            return c
+        if self.loc[c] is not None:
+            self.reader.bad(where, f"{name} is in two places: also at {self.first[c]}")
+            return -1
+        self.loc[c] = code
+        self.first[c] = where
+        return c
+
+    def choose(self, name: str, code: int, where: str) -> None:
+        """A secret choice: a pick of the pack at `code`, a card to reveal of the seat's."""
+        c = self.reader.name(CARD_INDEX, name, "card", where)
+        if c < 0:
             return
-        current = raw["current"]
-        # Pack k has been held by seats k .. k + rounds (all of them after the draft).
-        for k in range(n):
-            held = {(k + r) % n for r in range(min(rounds, DRAFT_ROUNDS - 1) + 1)}
-            if raw["pack_seen"][k] != sum(1 << p for p in held):
-                self.bad(
-                    f"{path}.packs[{k}].held_by",
-                    f"must be the seats {sorted(held)} in draft round {rounds}",
-                )
-        if phase == DRAFT:
-            if rounds >= DRAFT_ROUNDS:
-                self.bad(f"{path}.draft_round", f"must be below {DRAFT_ROUNDS} in the draft")
-                return
-            if tc.HasField("event"):
-                self.bad(f"{path}.event", "must be absent during the draft")
-            if tc.events_done:
-                self.bad(f"{path}.events_done", "must be 0 during the draft")
-            if tc.spent:
-                self.bad(
-                    f"{path}.spent",
-                    "must be empty during the draft (a hand starts with a fresh deck, TC3)",
-                )
-            if tc.deck_size != N_CARDS - n * DEAL:
-                self.bad(
-                    f"{path}.deck_size",
-                    f"must be {N_CARDS - n * DEAL} during the draft "
-                    f"({n} packs of {DEAL} dealt), got {tc.deck_size}",
-                )
-            for k, pack in enumerate(tc.packs):
-                if pack.size != DEAL - rounds:
-                    self.bad(
-                        f"{path}.packs[{k}].size",
-                        f"must be {DEAL - rounds} in draft round {rounds}, got {pack.size}",
-                    )
-                if pack.HasField("face_down"):
-                    self.bad(f"{path}.packs[{k}].face_down", "must be absent during the draft")
-                holder = (k + rounds) % n
-                # The seats before the current one have picked this round, in secret.
-                if (viewer < 0 or holder == viewer) and pack.HasField("picked") != (
-                    holder < current
-                ):
-                    self.bad(
-                        f"{path}.packs[{k}].picked",
-                        f"seat {holder} "
-                        + (
-                            "has picked this round: its pick is required"
-                            if holder < current
-                            else "has not picked yet this round"
-                        ),
-                    )
-            for p, seat in enumerate(tc.seats):
-                if len(seat.drafted) != rounds:
-                    self.bad(
-                        f"{path}.seats[{p}].drafted",
-                        f"must hold {rounds} cards in draft "
-                        f"round {rounds}, got {len(seat.drafted)}",
-                    )
-                if seat.to_reveal:
-                    self.bad(f"{path}.seats[{p}].to_reveal", "must be empty during the draft")
-            return
-        # The events: the draft is over, an event is turned, the seats bid in turn.
-        if rounds != DRAFT_ROUNDS:
-            self.bad(f"{path}.draft_round", f"must be {DRAFT_ROUNDS} once the draft is over")
-        if not tc.HasField("event"):
-            self.bad(f"{path}.event", f"required in phase {tc.phase!r}")
-        if tc.events_done >= EVENTS_PER_HAND:
-            self.bad(
-                f"{path}.events_done",
-                f"must be below {EVENTS_PER_HAND} while an event is being bid on",
-            )
-        turned = N_CARDS - n * DEAL - tc.events_done - 1
-        if tc.deck_size != turned:
-            self.bad(
-                f"{path}.deck_size",
-                f"must be {turned} at event {tc.events_done + 1} "
-                f"({n} packs dealt, {tc.events_done + 1} events turned), got {tc.deck_size}",
-            )
-        for k, pack in enumerate(tc.packs):
-            if pack.size or pack.cards or pack.HasField("picked"):
-                self.bad(f"{path}.packs[{k}]", "must be empty once the draft is over")
-            if not pack.HasField("face_down"):
-                self.bad(f"{path}.packs[{k}].face_down", "required once the draft is over")
-        if tc.bids_done >= n:
-            self.bad(f"{path}.bids_done", f"must be below {n} while the seats bid")
-        elif current != (tc.starter + tc.bids_done) % n:
-            self.bad(
-                f"{path}.current",
-                f"must be seat {(tc.starter + tc.bids_done) % n}: "
-                f"starter {tc.starter} and {tc.bids_done} bids done",
-            )
-        done = {(tc.starter + i) % n for i in range(tc.bids_done)}
-        for p, seat in enumerate(tc.seats):
-            if seat.to_reveal and p not in done:
-                self.bad(
-                    f"{path}.seats[{p}].to_reveal",
-                    f"seat {p} has not bid yet in this event: it has chosen no card",
-                )
+        if self.loc[c] != code:
+            mine = "this pack's cards" if code < LOC_DRAFTED else "this seat's drafted cards"
+            self.reader.bad(where, f"{name} is not one of {mine}")
+        elif self.pending[c]:
+            self.reader.bad(where, f"{name} is listed twice")
+        else:
+            self.pending[c] = 1
 
 
 def read(msg: pb.GameState) -> tuple[TheCouncilState | None, list[tuple[str, str]]]:

@@ -14,9 +14,10 @@ import json
 import os
 import sys
 
+from council.engine.games import all_games
 from council.ladder import Store, load, plot, run_ladder
 from council.ladder._extra import require
-from council.ladder.games import DEFAULT_GAME, DEFAULT_TABLE_SIZE, GAMES, TABLE_SIZES
+from council.ladder.games import DEFAULT_GAME, GAMES, default_table_size, table_sizes
 from council.server.cli import run_command
 
 PROG = "council-ladder"
@@ -147,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
         "run",
         help="play the scheduled games not yet stored (a new ladder, or resume one)",
         description="Entrants: agent specs as in 'council-ai arena' (random, greedy, "
-        "ismcts:iterations=200, ...; with --game the-council: random, expert, ismcts, ...) "
+        "ismcts:iterations=200, ...; another --game has its own: a name it lacks lists them) "
         "or remote:HOST:PORT[,preset=NAME|iterations=N|time_s=S"
         "|deadline_s=S|token_file=PATH] for any council.v1 endpoint; NAME@spec sets the "
         "label. With no entrants, the ladder stored in --db resumes. Rerunning the same "
@@ -158,18 +159,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--game",
         choices=GAMES,
-        help=f"the game: {DEFAULT_GAME} (the default) or the-council, the Decktet game. A "
-        "file holds one game's ladder: with no entrants the stored game goes on; another "
-        "game is refused",
+        help="the game: "
+        + ", ".join(f"{g.name} ({g.display_name})" for g in all_games())
+        + f"; default {DEFAULT_GAME}. A file holds one game's ladder: with no entrants the "
+        "stored game goes on; another game is refused",
     )
     p.add_argument(
         "--table-size",
         type=int,
-        choices=sorted(set().union(*TABLE_SIZES.values())),
+        choices=sorted({n for game in GAMES for n in table_sizes(game)}),
         help="seats a table: "
         + ", ".join(
-            f"{min(sizes)}-{max(sizes)} for {game} (default {DEFAULT_TABLE_SIZE[game]})"
-            for game, sizes in TABLE_SIZES.items()
+            f"{min(table_sizes(game))}-{max(table_sizes(game))} for {game} "
+            f"(default {default_table_size(game)})"
+            for game in GAMES
         ),
     )
     p.add_argument("--deals", type=int, default=None, help="seeded deals per table (default 10)")

@@ -28,8 +28,9 @@ Either kind may be prefixed with ``NAME@`` to choose the label the standings sho
 >>> r = parse_entrant("bot@remote:127.0.0.1:50051,preset=casual,deadline_s=2")
 >>> r.label, r.agent.address, r.agent.preset, r.agent.deadline_s
 ('bot', '127.0.0.1:50051', 'casual', 2.0)
->>> parse_entrant("expert", "the-council").agent
-TheCouncilExpertAgent()
+>>> from council.engine.games import all_games  # each game's expert is its own
+>>> len({type(parse_entrant("expert", g.name).agent) for g in all_games()}) == len(all_games())
+True
 """
 
 from __future__ import annotations

@@ -1,40 +1,41 @@
-"""The games a ladder plays, by the names ``--game`` takes (``council.engine.config.GAME_CONFIGS``:
-``council-of-four``, ``the-council``), and what the ladder needs to know of each: its table
-sizes, its default table size and the configuration its games start from.
+"""The games a ladder plays: every registered game (``council.engine.games``), by the names
+``--game`` takes, and what the ladder needs to know of each: its table sizes (its seat
+counts), its default table size (the one its agents are compared at, ``council.mcts.games``)
+and the configuration its games start from.
 
->>> game_config("the-council", 5)
-TheCouncilConfig(players=5)
+>>> [game_config(game, default_table_size(game)).players for game in GAMES]
+[2, 4]
 >>> game_config("council-of-four", 3).layout
 'ABA'
->>> game_config("the-council", 2)
+>>> game_config("council-of-four", 5)
 Traceback (most recent call last):
 ...
-ValueError: table size must be 3, 4 or 5 for the-council, got 2
+ValueError: table size must be 2, 3 or 4 for council-of-four, got 5
 """
 
 from __future__ import annotations
 
-from council.engine.board import DEFAULT_LAYOUT
-from council.engine.config import DEFAULT_GAME, GAME_PLAYERS, GameConfig, TheCouncilConfig
+import dataclasses
+from typing import Any
+
+from council.engine.config import DEFAULT_GAME
+from council.engine.games import all_games, game_named
+from council.mcts.games import search_game
 
 __all__ = [
     "DEFAULT_GAME",
-    "DEFAULT_TABLE_SIZE",
     "GAMES",
-    "TABLE_SIZES",
     "check_game",
     "check_table_size",
+    "default_table_size",
     "game_config",
     "game_layout",
+    "table_sizes",
 ]
 
-GAMES = tuple(GAME_PLAYERS)
-# Every ladder before The Council played Council of Four (DEFAULT_GAME): a file that names no
-# game holds it.
-TABLE_SIZES = GAME_PLAYERS
-# Council of Four's ladders have always been head to head by default; The Council is a game
-# of 3-5 seats, measured at 4 (docs/the-council.md).
-DEFAULT_TABLE_SIZE = {"council-of-four": 2, "the-council": 4}
+# Every ladder before a second game was registered played the default game: a file that
+# names no game holds it.
+GAMES = tuple(g.name for g in all_games())
 
 
 def check_game(game: str) -> str:
@@ -43,31 +44,45 @@ def check_game(game: str) -> str:
     return game
 
 
+def table_sizes(game: str) -> tuple[int, ...]:
+    """The table sizes of a game: its seat counts."""
+    return game_named(check_game(game)).players
+
+
+def default_table_size(game: str) -> int:
+    """The table size of a ladder that names none: the one the game's agents are compared at
+    (Council of Four's ladders have always been head to head)."""
+    return search_game(check_game(game)).table_size
+
+
 def check_table_size(game: str, table_size: int) -> int:
     """``table_size`` if the game seats that many, else a ValueError naming the sizes."""
-    sizes = TABLE_SIZES[check_game(game)]
+    sizes = table_sizes(game)
     if table_size not in sizes:
         listed = ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}"
         raise ValueError(f"table size must be {listed} for {game}, got {table_size}")
     return table_size
 
 
+def _has_layout(game: str) -> bool:
+    return any(f.name == "layout" for f in dataclasses.fields(game_named(game).config_class))
+
+
 def game_layout(game: str, layout: str | None) -> str | None:
-    """The layout a ladder of ``game`` records: Council of Four's board sides (default ABA);
-    None for The Council, which has no board (a layout given for it is refused)."""
-    if check_game(game) == "the-council":
+    """The layout a ladder of ``game`` records: a board game's board sides (its config's
+    default when none is given); None for a game without a board layout (a layout given for
+    it is refused)."""
+    if not _has_layout(check_game(game)):
         if layout is not None:
-            raise ValueError(f"layout: The Council has no board layout, got {layout!r}")
+            name = game_named(game).display_name
+            raise ValueError(f"layout: {name} has no board layout, got {layout!r}")
         return None
-    return layout or DEFAULT_LAYOUT
+    return layout or game_named(game).config_class().layout
 
 
-def game_config(
-    game: str, table_size: int, layout: str | None = None
-) -> GameConfig | TheCouncilConfig:
+def game_config(game: str, table_size: int, layout: str | None = None) -> Any:
     """The validated configuration every game of a ladder starts from."""
     check_table_size(game, table_size)
     layout = game_layout(game, layout)
-    if layout is None:
-        return TheCouncilConfig(players=table_size).validate()
-    return GameConfig(players=table_size, layout=layout).validate()
+    extra = {} if layout is None else {"layout": layout}
+    return game_named(game).config_class(players=table_size, **extra).validate()

@@ -35,12 +35,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from council.engine import GameConfig, Position, TheCouncilConfig
+from council.engine import Position
+from council.engine.games import GameSettings
 from council.ladder.entrants import Entrant, Forfeit, Unreachable, parse_entrant
 from council.ladder.games import (
     DEFAULT_GAME,
-    DEFAULT_TABLE_SIZE,
     check_game,
+    default_table_size,
     game_config,
     game_layout,
 )
@@ -57,8 +58,8 @@ MAX_ACTIONS = 20_000
 def _is_legal(state: Position, action) -> bool:
     """Whether an answer (from any entrant: it may not even be an integer) is a legal action.
 
-    >>> from council.engine import TheCouncilState
-    >>> state = TheCouncilState.new_game(3, seed=1)
+    >>> from council.engine.games import all_games
+    >>> state = all_games()[-1].new_game(seed=1)
     >>> first = state.legal_actions()[0]
     >>> _is_legal(state, first), _is_legal(state, str(first)), _is_legal(state, 10**30)
     (True, False, False)
@@ -77,7 +78,7 @@ def play_scheduled(
     game: ScheduledGame,
     agents: Sequence,
     labels: Sequence[str],
-    config: GameConfig | TheCouncilConfig,
+    config: GameSettings,
     max_actions: int = MAX_ACTIONS,
     max_turns: int = MAX_TURNS,
 ) -> GameResult:
@@ -188,12 +189,13 @@ def run_ladder(
 ) -> RunSummary:
     """Play every scheduled game of the ladder that ``store`` does not hold yet.
 
-    ``entrants`` (specs, see ``entrants.parse_entrant``) with ``game`` (default
-    ``council-of-four``; ``the-council``), ``table_size`` (default 2 for Council of Four, 4
-    for The Council), ``deals`` (default 10), ``seed`` and ``layout`` (Council of Four's,
-    default ABA) define a new ladder or extend the stored one (more entrants appended, more
-    deals); ``entrants=None`` resumes the stored ladder (with more deals if ``deals`` says
-    so). A file holds one game's ladder: another ``game`` is refused (``LadderMismatch``).
+    ``entrants`` (specs, see ``entrants.parse_entrant``) with ``game`` (a registered game's
+    name, ``ladder.games.GAMES``; default the default game), ``table_size`` (default the
+    game's, ``ladder.games.default_table_size``), ``deals`` (default 10), ``seed`` and
+    ``layout`` (a board game's board sides, default its config's) define a new ladder or
+    extend the stored one (more entrants appended, more deals); ``entrants=None`` resumes
+    the stored ladder (with more deals if ``deals`` says so). A file holds one game's
+    ladder: another ``game`` is refused (``LadderMismatch``).
     Games run in-process (``workers=1``), in a pool of ``workers`` processes (default: every
     core), or as Ray tasks with ``ray_address`` (``"local"`` starts a private local Ray
     instance with ``workers`` CPUs; ``"auto"`` or ``host:port`` joins a running cluster). A
@@ -218,7 +220,7 @@ def run_ladder(
         built = [parse_entrant(spec, game) for spec in entrants]
         config = LadderConfig(
             entrants=[(e.label, e.spec) for e in built],
-            table_size=DEFAULT_TABLE_SIZE[game] if table_size is None else table_size,
+            table_size=default_table_size(game) if table_size is None else table_size,
             deals=deals,
             seed=seed,
             layout=game_layout(game, layout),

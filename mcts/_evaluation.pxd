@@ -1,5 +1,6 @@
-# Position evaluation shared by the search, the expert agent and the learned value model:
-# per-seat features of a full state, the learned value network, the expert's planner.
+# Council of Four's position evaluation, shared by its search module
+# (_council_of_four_search.pyx), the expert agent and the learned models: per-seat features
+# of a full state, the learned value network and policy prior, the expert's planner.
 
 from libc.stdint cimport uint64_t
 

@@ -1,4 +1,4 @@
-"""Type stubs for the compiled position evaluation (mcts/_evaluation.pyx).
+"""Type stubs for Council of Four's compiled position evaluation (mcts/_evaluation.pyx).
 
 Kept in step with the extension by tests/test_stubs.py.
 """

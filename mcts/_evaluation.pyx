@@ -1,4 +1,5 @@
-"""Position evaluation: per-seat features, the learned value network, the expert planner.
+"""Council of Four's position evaluation: per-seat features, the learned value network and
+policy prior, the expert planner.
 
 ``seat_features`` describes each seat of a full state by what wins Council of Four: VP and
 the end awards, the resources, the race to the 10th emporium, the region and colour bonus

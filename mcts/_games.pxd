@@ -1,29 +1,116 @@
 # The narrow game interface the compiled search runs on (OpenSpiel's State is the model):
 # legal actions, apply, the seat to act, the end, the rng that drives chance, and sampling a
-# full state from a view. A position of any game fits in one AnyState; each function
+# full state from a view; and each game's knowledge for the search, from its own module
+# (mcts/_<game>_search.pyx): the leaf evaluation, the rollout policy, the prior over
+# actions, and the decisions made off the tree below the root. A position of any game fits
+# in one AnyState and a game's evaluation settings in one AnyEvaluation; each function
 # dispatches on the game. The bodies are here so that the search inlines them (a switch on
-# a constant per tree costs nothing beside the rules calls).
+# a constant per tree costs nothing beside the rules calls). This is the one place of the
+# search that names the games.
 
 from libc.stdint cimport uint64_t
 
 from council.engine._core cimport (
-    GameState, MAX_PLAYERS, N_ACTIONS, apply_action, determinize, legal_actions,
+    GameState, MAX_PLAYERS, N_ACTIONS, State, apply_action, determinize, legal_actions,
 )
 from council.engine._the_council cimport (
-    PH_OVER, TC_MAX_PLAYERS, TC_N_ACTIONS, TCState, tc_apply, tc_determinize,
-    tc_legal_actions,
+    PH_OVER, TC_MAX_PLAYERS, TC_N_ACTIONS, TCState, TheCouncilState, tc_apply,
+    tc_determinize, tc_legal_actions,
+)
+from council.mcts._council_of_four_search cimport (
+    CouncilOfFourEvaluation, cof_below_root_action, cof_evaluate, cof_fill_evaluation,
+    cof_pending_decision, cof_prior, cof_rollout_action,
+)
+from council.mcts._the_council_search cimport (
+    TheCouncilEvaluation, tc_below_root_action, tc_evaluate, tc_fill_evaluation, tc_prior,
+    tc_rollout_action,
 )
 
 cdef enum:
     GAME_COUNCIL_OF_FOUR = 0
     GAME_THE_COUNCIL = 1
-    # The largest seat count and action space of the games (checked when _search loads).
+    # The largest seat count and action space of the games (any_bounds_hold, checked when
+    # _search loads).
     ANY_MAX_PLAYERS = 5
     ANY_N_ACTIONS = 605
 
 ctypedef union AnyState:
     GameState cof
     TCState tc
+
+ctypedef union AnyEvaluation:
+    CouncilOfFourEvaluation cof
+    TheCouncilEvaluation tc
+
+
+cdef inline bint any_bounds_hold():
+    cdef int most_players = ANY_MAX_PLAYERS, most_actions = ANY_N_ACTIONS
+    return (most_players >= MAX_PLAYERS and most_players >= TC_MAX_PLAYERS
+            and most_actions >= N_ACTIONS and most_actions >= TC_N_ACTIONS)
+
+
+cdef inline int any_load(AnyState* s, object position) except -1:
+    """Copy a position of any game into `s`; its game."""
+    if isinstance(position, State):
+        s.cof = (<State>position).s
+        return GAME_COUNCIL_OF_FOUR
+    if isinstance(position, TheCouncilState):
+        s.tc = (<TheCouncilState>position).s
+        return GAME_THE_COUNCIL
+    raise TypeError(f"root: a State or a TheCouncilState, not {type(position).__name__}")
+
+
+cdef inline int any_fill_evaluation(int game, AnyEvaluation* E, dict params, bint with_prior,
+                                    object value_model, object policy_model) except -1:
+    """The game's evaluation settings from a SearchConfig's params() dict, and the learned
+    models they call for (`with_prior`: the search selects by PUCT); ValueError where the
+    game has no such model."""
+    if game == GAME_THE_COUNCIL:
+        return tc_fill_evaluation(&E.tc, params, with_prior, value_model, policy_model)
+    return cof_fill_evaluation(&E.cof, params, with_prior, value_model, policy_model)
+
+
+cdef inline void any_evaluate(int game, AnyEvaluation* E, AnyState* s, int viewer,
+                              uint64_t* rng, double* win, double* margin) noexcept nogil:
+    """Every seat's win chance and score margin over the best other seat at a leaf
+    (`viewer`: the searching seat, -1 in a full-state search; `rng`: the search's own)."""
+    if game == GAME_THE_COUNCIL:
+        tc_evaluate(&E.tc, &s.tc, win, margin)
+    else:
+        cof_evaluate(&E.cof, &s.cof, viewer, rng, win, margin)
+
+
+cdef inline int any_rollout_action(int game, AnyEvaluation* E, AnyState* s, int* actions,
+                                   int n) noexcept nogil:
+    """The rollout policy's pick among the legal `actions`."""
+    if game == GAME_THE_COUNCIL:
+        return tc_rollout_action(&E.tc, &s.tc, actions, n)
+    return cof_rollout_action(&E.cof, &s.cof, actions, n)
+
+
+cdef inline void any_prior(int game, AnyEvaluation* E, AnyState* s, int* actions, int n,
+                           double* prior) noexcept nogil:
+    """The prior over the legal `actions` (PUCT selection)."""
+    if game == GAME_THE_COUNCIL:
+        tc_prior(&E.tc, &s.tc, actions, n, prior)
+    else:
+        cof_prior(&E.cof, &s.cof, actions, n, prior)
+
+
+cdef inline int any_below_root_action(int game, AnyEvaluation* E, AnyState* s, int* actions,
+                                      int n) noexcept nogil:
+    """Below the root: the action the game makes off the tree for this decision, or -1
+    where the decision is a tree node."""
+    if game == GAME_THE_COUNCIL:
+        return tc_below_root_action(&E.tc, &s.tc, actions, n)
+    return cof_below_root_action(&E.cof, &s.cof, actions, n)
+
+
+cdef inline bint any_pending_decision(int game, AnyState* s) noexcept nogil:
+    """The seat to act is in the middle of a decision (a payment, a bonus choice)."""
+    if game == GAME_THE_COUNCIL:
+        return False
+    return cof_pending_decision(&s.cof)
 
 
 cdef inline int any_legal_actions(int game, AnyState* s, int* out) noexcept nogil:

@@ -5,14 +5,14 @@ Kept in step with the extension by tests/test_stubs.py.
 
 from typing import Any
 
-from council.engine._core import State
-from council.engine._the_council import TheCouncilState
+from council.engine import Position
 from council.mcts.policy_model import PolicyModel
 from council.mcts.value_model import ValueModel
 
 EVALUATORS: tuple[str, ...]
 POLICIES: tuple[str, ...]
-KIND_NAMES: tuple[str, ...]
+# The SearchConfig settings the search itself reads (each game's module reads its own).
+SETTINGS: tuple[str, ...]
 # The search modes (Tree's `mode`).
 INFOSET: int
 FIXED: int
@@ -31,7 +31,7 @@ class Tree:
     elapsed: float
     def __init__(
         self,
-        root: State | TheCouncilState,
+        root: Position,
         mode: int,
         params: dict[str, Any],
         seed: int,
@@ -47,8 +47,8 @@ class Tree:
     def root_children(self) -> list[tuple[int, int, int, float, float, float]]: ...
     def principal_variation(self, max_length: int = 32, first: int = -1) -> list[int]: ...
 
-# (win chances, VP margins), one entry per seat.
-def evaluate_state(state: State, params: dict[str, Any]) -> tuple[list[float], list[float]]: ...
-
-# The Council's cheap policy: its action in a full state or a view, drawn with `seed`.
-def the_council_policy_action(state: TheCouncilState, seed: int, params: dict[str, Any]) -> int: ...
+# (win chances, score margins) of a full position by its game's hand-set evaluation, one
+# entry per seat.
+def evaluate_state(
+    position: Position, params: dict[str, Any]
+) -> tuple[list[float], list[float]]: ...

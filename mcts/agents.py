@@ -34,7 +34,6 @@ from council.mcts.search import (
     search,
     search_full_state,
 )
-from council.mcts.the_council_agents import TheCouncilExpertAgent
 
 
 def _own_legal_actions(view: State, seed: int) -> tuple[State, list[int]]:
@@ -57,8 +56,8 @@ SEARCH_SETTINGS: dict[str, str] = {
 class Agent(Protocol):
     """What the arena, self-play and the ladder use of an agent: a (frozen) dataclass whose
     ``act`` picks an action for the seat to move from its view (the true state if
-    ``sees_true_state``). The view is a position of the agent's game (a State or a
-    TheCouncilState: typed Any, as an agent of one game takes only its own)."""
+    ``sees_true_state``). The view is a position of the agent's game (typed Any, as an
+    agent of one game takes only its own)."""
 
     __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
     sees_true_state: ClassVar[bool]
@@ -115,7 +114,7 @@ class ISMCTSAgent:
 
     sees_true_state: ClassVar[bool] = False
     setting_types: ClassVar[dict[str, str]] = SEARCH_SETTINGS
-    base_config: ClassVar[SearchConfig] = SearchConfig()
+    base_config: ClassVar[SearchConfig | None] = None  # None: its game's defaults
 
     def act(self, view: State, seed: int) -> int:
         return self.analyse(view, seed).action
@@ -123,7 +122,7 @@ class ISMCTSAgent:
     def analyse(self, view: State, seed: int) -> SearchResult:
         """The whole search result behind ``act`` (root visits and values, for self-play)."""
         limits = SearchLimits(iterations=self.iterations, time_s=self.time_s, threads=self.threads)
-        base = self.base_config if isinstance(view, State) else default_config(view)
+        base = default_config(view) if self.base_config is None else self.base_config
         return search(view, limits, _config(self.settings, base), seed=seed)
 
 
@@ -131,7 +130,7 @@ class ISMCTSAgent:
 class ISMCTSv1Agent(ISMCTSAgent):
     """Version 0.1's IS-MCTS, frozen (``V1_CONFIG``): the baseline of every strength figure."""
 
-    base_config: ClassVar[SearchConfig] = V1_CONFIG
+    base_config: ClassVar[SearchConfig | None] = V1_CONFIG
 
 
 @dataclass(frozen=True)
@@ -241,6 +240,8 @@ class ExpertAgent:
         return _evaluation.expert_choice(view.determinize(seed), self.weights)
 
 
+# Council of Four's agents (council_of_four_agents.py registers them); the search and the
+# random player play every game, each game's own module names its table.
 AGENTS: dict[str, type[Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
@@ -249,18 +250,6 @@ AGENTS: dict[str, type[Agent]] = {
     "ismcts-v1": ISMCTSv1Agent,
     "pimc": PIMCAgent,
     "cheat": CheatingMCTS,
-}
-# The agents of each game (council.engine.config.GAME_CONFIGS names the games) by name:
-# the search and the random player play both games.
-GAME_AGENTS: dict[str, dict[str, type[Agent]]] = {
-    "council-of-four": AGENTS,
-    "the-council": {
-        "random": RandomAgent,
-        "expert": TheCouncilExpertAgent,
-        "ismcts": ISMCTSAgent,
-        "pimc": PIMCAgent,
-        "cheat": CheatingMCTS,
-    },
 }
 
 
@@ -274,15 +263,16 @@ def _config(settings: tuple, base: SearchConfig | None = None) -> SearchConfig:
 
 
 def parse_agent(spec: str, game: str = DEFAULT_GAME) -> Agent:
-    """Build an agent of ``game`` (a key of GAME_AGENTS) from ``name[:key=value,...]``,
+    """Build an agent of ``game`` (a registered game's name: ``council.mcts.games``) from
+    ``name[:key=value,...]``,
     e.g. ``pimc:worlds=4,time_s=0.1``.
 
     Search agents also take any SearchConfig setting (``c_uct=0.5``, ``rollout_actions=20``,
     ``kind_build_permit=6``...); the expert takes feature weights (``emporia=6``).
     """
-    if game not in GAME_AGENTS:
-        raise ValueError(f"unknown game {game!r}; choose from {', '.join(GAME_AGENTS)}")
-    agents = GAME_AGENTS[game]
+    from council.mcts.games import search_game  # it loads the games' agent modules
+
+    agents = search_game(game).agents
     name, _, options = spec.strip().partition(":")
     if name not in agents:
         raise ValueError(f"unknown agent {name!r}; choose from {', '.join(agents)}")
@@ -310,14 +300,16 @@ def parse_agent(spec: str, game: str = DEFAULT_GAME) -> Agent:
         kwargs["iterations"] = None  # a time budget alone replaces the default iterations
     if settings:
         if setting_types is SEARCH_SETTINGS:
-            _config(tuple(settings.items()), getattr(cls, "base_config", SearchConfig()))
+            _config(tuple(settings.items()), getattr(cls, "base_config", None))
         kwargs["settings"] = tuple(sorted(settings.items()))
     return replace(cls(), **kwargs)
 
 
 def agent_label(agent: Agent) -> str:
     """Short stable label, e.g. ``ismcts(iterations=500)`` (non-default settings only)."""
-    name = next(k for agents in GAME_AGENTS.values() for k, v in agents.items() if type(agent) is v)
+    from council.mcts.games import all_search_games
+
+    name = next(k for g in all_search_games() for k, v in g.agents.items() if type(agent) is v)
     default = type(agent)()
     changed = []
     for f in fields(agent):

@@ -24,7 +24,8 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from council.engine import GameConfig, State, TheCouncilConfig, TheCouncilState
+from council.engine import Position
+from council.engine.games import GameSettings, default_game
 from council.mcts.agents import agent_label
 
 MAX_TURNS = 300  # every seat's turns together; real games end far sooner
@@ -43,9 +44,7 @@ class GameRecord:
     adjudicated: bool = False  # stopped at the length cap and scored as it stood
 
 
-def cap_reason(
-    state: State | TheCouncilState, actions: int, max_turns: int, max_actions: int
-) -> str | None:
+def cap_reason(state: Position, actions: int, max_turns: int, max_actions: int) -> str | None:
     """Why an unfinished game stops here to be adjudicated, or None if it plays on."""
     if state.turn >= max_turns:
         return f"turn {state.turn} reached the cap of {max_turns} turns"
@@ -56,7 +55,7 @@ def cap_reason(
 
 def play_game(
     agents: Sequence,
-    config: GameConfig | TheCouncilConfig,
+    config: GameSettings,
     seed: int,
     max_actions: int = MAX_ACTIONS,
     max_turns: int = MAX_TURNS,
@@ -73,11 +72,11 @@ def play_game(
 
 def play_capped(
     agents: Sequence,
-    config: GameConfig | TheCouncilConfig,
+    config: GameSettings,
     seed: int,
     max_actions: int = MAX_ACTIONS,
     max_turns: int = MAX_TURNS,
-) -> tuple[State | TheCouncilState, int, bool]:
+) -> tuple[Position, int, bool]:
     """``play_game``, returning (final state, number of actions, adjudicated)."""
     state = config.new_game(seed)
     actions = 0
@@ -251,19 +250,20 @@ def run_arena(
     lineup: Sequence,
     deals: int,
     seed: int = 0,
-    config: GameConfig | TheCouncilConfig | None = None,
+    config: GameSettings | None = None,
     workers: int | None = None,
     progress: bool = False,
     max_turns: int = MAX_TURNS,
 ) -> ArenaReport:
     """Play ``deals`` seeded deals, each once per rotation of ``lineup`` (one agent per seat).
 
-    ``config.players`` defaults to the lineup's length. Games run in ``workers``
+    ``config`` is a configuration of any registered game (default: the default game's
+    with the lineup's length as ``players``). Games run in ``workers``
     processes (default: every core). A game still running when turn ``max_turns`` begins
     is adjudicated there (``play_game``).
     """
     players = len(lineup)
-    config = config or GameConfig(players=players)
+    config = config or default_game().config_class(players=players)
     if config.players != players:
         raise ValueError(f"lineup has {players} agents but the game has {config.players} seats")
     config.validate()

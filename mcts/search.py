@@ -13,9 +13,10 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 
-from council.engine import Position, State, TheCouncilState
+from council.engine import Position, State
 from council.mcts import _evaluation, _search
 from council.mcts.value_model import DEFAULT_MODEL_PATH, ValueModel
 
@@ -36,9 +37,37 @@ DEFAULT_KIND_WEIGHTS = {
 }
 
 
+# The rollout weights of each action kind as (name, weight) pairs in the order above: a
+# tuple, so that a SearchConfig hashes.
+KindWeights = tuple[tuple[str, float], ...]
+
+
+def _kind_weight_pairs(weights: Mapping[str, float] | KindWeights) -> KindWeights:
+    """(name, weight) pairs in DEFAULT_KIND_WEIGHTS's order (unknown names after, for
+    validate to name)."""
+    order = {name: i for i, name in enumerate(DEFAULT_KIND_WEIGHTS)}
+    return tuple(sorted(dict(weights).items(), key=lambda item: order.get(item[0], len(order))))
+
+
 @dataclass(frozen=True)
 class SearchConfig:
-    """How the search plays and evaluates (defaults tuned by measured strength, see README)."""
+    """How the search plays and evaluates (defaults tuned by measured strength, see README).
+
+    Flat for its users (presets, agents' ``key=value`` specs and ``dataclasses.replace``
+    name a setting alone, and no two groups share a name), it holds two kinds of setting:
+    the search's own (selection, exploration, rollout length, the reward's mix: the
+    compiled ``_search.SETTINGS``) and each game's evaluation settings, read by that game's
+    search module (``_council_of_four_search.SETTINGS``, ``_the_council_search.SETTINGS``;
+    a search ignores the other game's). The model files are loaded here.
+
+    ``kind_weights`` takes a mapping or (name, weight) pairs and keeps pairs, so that a
+    config hashes (a preset or agent can key a cache by it):
+
+    >>> SearchConfig(kind_weights=dict(DEFAULT_KIND_WEIGHTS)) == SearchConfig()
+    True
+    >>> hash(SearchConfig()) == hash(SearchConfig())
+    True
+    """
 
     evaluator: str = "learned"  # leaf win chances: "learned" or "heuristic" (version 0.1)
     value_model: str = ""  # the learned evaluator's model file; "" = the shipped one
@@ -67,9 +96,14 @@ class SearchConfig:
     w_emporium: float = 4.0
     w_permit_unused: float = 1.5
     w_nobility: float = 0.3
-    kind_weights: dict = field(default_factory=lambda: dict(DEFAULT_KIND_WEIGHTS))
+    # (name, weight) pairs once built (a mapping is taken too)
+    kind_weights: Mapping[str, float] | KindWeights = tuple(DEFAULT_KIND_WEIGHTS.items())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind_weights", _kind_weight_pairs(self.kind_weights))
 
     def params(self) -> dict:
+        """Every setting by name, as the compiled search and the games' modules read them."""
         return asdict(self)
 
     def validate(self) -> SearchConfig:
@@ -100,9 +134,10 @@ class SearchConfig:
                 raise ValueError(f"{name}: must be > 0")
         if not 0 <= self.margin_weight <= 1:
             raise ValueError(f"margin_weight: must be in [0, 1], got {self.margin_weight}")
-        if set(self.kind_weights) != set(DEFAULT_KIND_WEIGHTS):
+        weights = dict(self.kind_weights)
+        if set(weights) != set(DEFAULT_KIND_WEIGHTS):
             raise ValueError(f"kind_weights: needs exactly {sorted(DEFAULT_KIND_WEIGHTS)}")
-        if any(not w >= 0 for w in self.kind_weights.values()):
+        if any(not w >= 0 for w in weights.values()):
             raise ValueError("kind_weights: weights must be >= 0")
         return self
 
@@ -146,56 +181,12 @@ V1_CONFIG = SearchConfig(
 )
 
 
-# The Council (the Decktet game) has no learned models yet: UCB1, 40 actions of its cheap
-# hand-set policy after the tree (_search.pyx, tc_policy_pick), then its heuristic
-# (evaluate_the_council); secret choices below the root are made by that policy, not
-# searched (tree_secrets). Measured with one seat against three expert seats, 200 four-seat
-# games each on deals 100-149, at 1,000 iterations with the policy's bidder going on at 0.7
-# unless said: uniformly random rollouts with secrets searched 0.269 [0.213, 0.335], the
-# cheap policy's rollouts 0.325, and secrets out of the tree 0.378 [0.313, 0.446] (only the
-# other seats' secrets out: 0.283); c_uct 0.2 / 0.4 / 0.7 / 1.0: 0.378 / 0.458 / 0.428 /
-# 0.428, and at 3,000 iterations (going on at 0.85) 0.4 against 0.7: 0.473 against 0.423.
-# Going on at 0.5 / 0.7 / 0.85 (TC_BID_ON; c_uct 0.2): 0.320 / 0.378 / 0.395, and at 3,000
-# iterations (c_uct 0.4) 0.7 / 0.85 / 0.95 / 1.0: 0.378 / 0.473 / 0.550 / 0.413; 0.95
-# against 0.85 on two more sets of 50 deals (0-49, 200-249): 0.512 / 0.485 against 0.475 /
-# 0.505, +0.032 over 600 games, no gain shown: 0.85 kept. Not adopted (c_uct 0.5,
-# going on at 0.85: 0.420): rollouts of 20 / 80 / 120 actions 0.390 / 0.475 / 0.445, to the
-# end of the event being bid 0.453, of the hand 0.455, of the game 0.235 (c_uct 0.2);
-# temperature 1.5 / 6: 0.408 / 0.400; (c_uct 0.4: 0.415) chips in the heuristic (0.1 each)
-# 0.305, drafted cards (0.5 each) 0.290, the other seats' bids below the root made by the
-# policy too 0.400; at 3,000 iterations (0.473) the policy's bidder also pushing an event
-# short of its rank 0.440, the other seats' hidden reveals drawn from the policy instead of
-# TC15's coins 0.427. A linear evaluation fitted (conditional logit) to the outcomes of 3,000
-# games of a 300-iteration seat against three experts (83,898 positions; ranks by the
-# empire's distance above their suit's leader, the leaders' ranks, traitor chips, chips,
-# drafted cards) predicts better (held-out cross-entropy 1.235, ranks and traitor chips only
-# 1.258, this heuristic 1.266, uniform 1.386) but plays worse at 1,000 iterations: 0.353,
-# ranks and traitor chips only 0.440 (0.415), and at 3,000 0.475 (0.473) with beats others
-# 0.657 (0.706): not adopted. A reward with 0.3 of it for the score margin (margin_scale 3)
-# at 3,000: 0.405, beats others 0.670 (0.475, 0.706). The expert making one kind of this
-# search's decisions (3,000 iterations, deals 0-49): drafts 0.428, bids 0.450, reveals 0.202,
-# so the search is the better player at each. A reward for the share of the other seats
-# finished ahead of (the arena's beats others; before the end, the mean over the other seats
-# of a logistic of the heuristic's score gap at this temperature): all of it 0.480 / beats
-# others 0.727 and on deals 1-50 0.475 / 0.724 (this: 0.485 / 0.713), half of it 0.490 /
-# 0.713, and at 10,000 iterations all of it 0.473 / 0.728 (this: 0.497 / 0.718): beats others
-# +0.01 to +0.02, no gain shown. UCB1's c_uct at the other seats' nodes halved 0.453 / 0.703,
-# doubled 0.422 / 0.683. The heuristic doubling every rank above the empire (as the scoring
-# does), not only the leader's: 0.458 / 0.702. Nodes below the root split by the event card
-# turned (a closed loop on that chance, so bids are no longer averaged over the events to
-# come): 0.4425 / 0.686.
-THE_COUNCIL_CONFIG = SearchConfig(
-    evaluator="heuristic",
-    policy="none",
-    c_uct=0.4,
-    rollout_actions=40,
-    temperature=3.0,  # its scores run to a few tens: the scale of the heuristic's softmax
-)
-
-
 def default_config(position: Position) -> SearchConfig:
-    """The search's defaults for the game of `position`."""
-    return THE_COUNCIL_CONFIG if isinstance(position, TheCouncilState) else SearchConfig()
+    """The search's defaults for the game of `position`, as its game registered them
+    (``council.mcts.games``)."""
+    from council.mcts.games import search_config_of  # it imports the games' modules: late
+
+    return search_config_of(position)
 
 
 @dataclass(frozen=True)

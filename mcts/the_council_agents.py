@@ -41,8 +41,24 @@ from council.engine._the_council import (
     NO_CARD,
     SUITS,
 )
+from council.mcts.agents import CheatingMCTS, ISMCTSAgent, PIMCAgent, RandomAgent
+from council.mcts.games import register_search
+from council.mcts.search import SearchConfig
 
-__all__ = ["TheCouncilExpertAgent"]
+__all__ = ["THE_COUNCIL_CONFIG", "TheCouncilExpertAgent"]
+
+# The Council (the Decktet game) has no learned models yet: UCB1 with c_uct 0.4, 40 actions
+# of its cheap hand-set policy after the tree (_the_council_search.pyx), then its heuristic
+# at temperature 3; secret choices below the root are made by that policy, not searched
+# (tree_secrets): 0.378 against 0.269 with them searched, one seat against three experts.
+# Every setting tried and its figure: docs/the-council.md, "Settings tried".
+THE_COUNCIL_CONFIG = SearchConfig(
+    evaluator="heuristic",
+    policy="none",
+    c_uct=0.4,
+    rollout_actions=40,
+    temperature=3.0,  # its scores run to a few tens: the scale of the heuristic's softmax
+)
 
 # ---------------------------------------------------------------------------------------
 # Card tables (the core's, derived once from the package's card list).
@@ -509,3 +525,21 @@ class TheCouncilExpertAgent:
                     return BID + x
             return END_BID
         return REVEAL + mask if REVEAL + mask in actions else actions[-1]
+
+
+# ---------------------------------------------------------------------------------------
+# The Council's part of the search layer (council.mcts.games): the search and the random
+# player play it too; 4 seats, where its strength figures are measured (docs/the-council.md).
+
+register_search(
+    "the-council",
+    config=THE_COUNCIL_CONFIG,
+    agents={
+        "random": RandomAgent,
+        "expert": TheCouncilExpertAgent,
+        "ismcts": ISMCTSAgent,
+        "pimc": PIMCAgent,
+        "cheat": CheatingMCTS,
+    },
+    table_size=4,
+)

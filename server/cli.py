@@ -20,8 +20,9 @@ import random
 import re
 import sys
 
-from council.engine import GameConfig, State, TheCouncilConfig, TheCouncilState
-from council.engine.config import DEFAULT_GAME, GAME_CONFIGS
+from council.engine import GameConfig
+from council.engine.config import DEFAULT_GAME
+from council.engine.games import Game, all_games, game_named
 from council.learning.cli import add_commands as add_learning_commands
 
 # Each command imports the heavier modules it needs (the search and numpy, grpc, protobuf) in
@@ -45,55 +46,57 @@ class _ServerDefault:
         return str(getattr(ServerConfig(), self.field))
 
 
-def _action_text(action: int) -> str:
-    from council.engine.actions import Action
+def _config(game: Game, args: argparse.Namespace):
+    """The game's configuration from a command's flags: each field of its config class from
+    the flag of the same name where the command has one and it is given (None: not given,
+    the game's default). A given flag of another game's setting (a rule variant of Council
+    of Four for The Council) is refused, naming that game (ValueError)."""
+    own = {f.name for f in dataclasses.fields(game.config_class)}
+    for other in all_games():
+        for f in dataclasses.fields(other.config_class):
+            if f.name not in own and getattr(args, f.name, None) is not None:
+                flag = "--" + f.name.replace("_", "-")
+                raise ValueError(f"{flag} is a rule variant of {other.display_name}")
+    values = {name: getattr(args, name) for name in own if getattr(args, name, None) is not None}
+    return game.config_class(**values).validate()
 
-    return Action.from_id(action).to_text()
 
-
-def demo_the_council(args: argparse.Namespace) -> int:
-    """Play one seeded game of The Council with random legal actions and print it."""
-    try:
-        state = TheCouncilConfig(players=args.players).new_game(seed=args.seed)
-    except ValueError as error:
-        print(f"council-ai demo: {error}", file=sys.stderr)
-        return 2
-    chooser = random.Random(args.seed)
-    print(f"The Council demo: {args.players} random players, seed {args.seed}")
-    while not state.is_terminal():
-        seat, hand, phase = state.current_player, state.hand, state.phase
-        action = chooser.choice(state.legal_actions())
-        text = state.action_to_text(action)
-        state.apply(action)
-        if args.verbose or phase != "bid":
-            print(f"hand {hand:2d}  {phase:6s}  seat {seat}  {text}")
-    print()
-    print(state)
-    print(f"final scores: {state.scores()}  winners: {state.winners()}")
-    return 0
+def _seats_problem(game: Game, seats: int) -> str | None:
+    if seats in game.players:
+        return None
+    return f"{game.display_name} seats {game.min_players} to {game.max_players}, got {seats}"
 
 
 def demo(args: argparse.Namespace) -> int:
-    """Play one seeded game with uniformly random legal actions and print it."""
-    if args.game == "the-council":
-        return demo_the_council(args)
-    if args.players not in (2, 3, 4):
-        print(f"council-ai demo: Council of Four seats 2 to 4, got {args.players}", file=sys.stderr)
+    """Play one seeded game of any registered game with uniformly random legal actions and
+    print it: the start, every action (routine ones, such as the end of a turn, only with
+    --verbose) and the end."""
+    game = game_named(args.game)
+    try:
+        problem = None if args.players is None else _seats_problem(game, args.players)
+        if problem:
+            raise ValueError(problem)
+        config = _config(game, args)
+    except ValueError as error:
+        print(f"council-ai demo: {error}", file=sys.stderr)
         return 2
-    config = GameConfig(players=args.players, layout=args.layout)
-    state = State.new_game(config, seed=args.seed)
+    state = game.new_game(config, seed=args.seed)
     chooser = random.Random(args.seed)
-    print(
-        f"Council of Four demo: {args.players} random players, layout {args.layout}, "
-        f"seed {args.seed}"
+    settings = "".join(  # the settings of its flags besides the seats (a board layout)
+        f", {f.name} {getattr(config, f.name)}"
+        for f in dataclasses.fields(config)
+        if f.name != "players" and hasattr(args, f.name)
     )
+    print(f"{game.display_name} demo: {config.players} random players{settings}, seed {args.seed}")
     print(state)
     while not state.is_terminal():
-        player, turn = state.current_player, state.turn
+        label, seat = game.progress(state), state.current_player
         action = chooser.choice(state.legal_actions())
+        text = state.action_to_text(action)
+        routine = game.routine(state, action)
         state.apply(action)
-        if args.verbose or action != 0:
-            print(f"turn {turn:3d}  seat {player}  {_action_text(action)}")
+        if args.verbose or not routine:
+            print(f"{label}  seat {seat}  {text}")
     print()
     print(state)
     print(f"final scores: {state.scores()}  winners: {state.winners()}")
@@ -105,22 +108,19 @@ def arena(args: argparse.Namespace) -> int:
     from council.mcts.agents import parse_agent
     from council.mcts.arena import run_arena
 
-    seats = (3, 5) if args.game == "the-council" else (2, 4)
-    if not seats[0] <= len(args.agents) <= seats[1]:
+    game = game_named(args.game)
+    if _seats_problem(game, len(args.agents)):
         print(
-            f"council-ai arena: name one agent per seat, {seats[0]} to {seats[1]} agents "
-            f"(e.g. 'council-ai arena random greedy'); got {len(args.agents)}: "
-            f"{' '.join(args.agents)}",
+            f"council-ai arena: name one agent per seat, {game.min_players} to "
+            f"{game.max_players} agents (e.g. 'council-ai arena random greedy'); got "
+            f"{len(args.agents)}: {' '.join(args.agents)}",
             file=sys.stderr,
         )
         return 2
     try:
         lineup = [parse_agent(spec, args.game) for spec in args.agents]
-        config: GameConfig | TheCouncilConfig
-        if args.game == "the-council":
-            config = TheCouncilConfig(players=len(lineup)).validate()
-        else:
-            config = GameConfig(players=len(lineup), layout=args.layout).validate()
+        args.players = len(lineup)
+        config = _config(game, args)
     except ValueError as error:
         print(f"council-ai arena: {error}", file=sys.stderr)
         return 2
@@ -384,21 +384,11 @@ def _search_summary(stats, seed: int, timeout: float) -> str:
 
 def new_game(args: argparse.Namespace) -> int:
     """Print the JSON of a new game's starting state (or one seat's view of it)."""
-    from council.engine import Position
     from council.engine.serialize import dumps
 
-    state: Position
     try:
-        values = {f.name: getattr(args, f.name) for f in dataclasses.fields(GameConfig)}
-        if args.game == "the-council":
-            # Council of Four's rule variants have no meaning here: refuse any one given.
-            for name, value in values.items():
-                if name != "players" and value != getattr(_DEFAULT_GAME, name):
-                    flag = "--" + name.replace("_", "-")
-                    raise ValueError(f"{flag} is a rule variant of Council of Four")
-            state = TheCouncilConfig(players=args.players).new_game(seed=args.seed)
-        else:
-            state = State.new_game(GameConfig(**values).validate(), seed=args.seed)
+        game = game_named(args.game)
+        state = game.new_game(_config(game, args), seed=args.seed)
         if args.view is not None:
             state = state.view(args.view)
     except ValueError as error:
@@ -410,9 +400,9 @@ def new_game(args: argparse.Namespace) -> int:
 
 def render(args: argparse.Namespace) -> int:
     """Draw a JSON position (a full state or a view) as SVG, or PNG (docs/render.md)."""
-    from council.engine.render_the_council import render_the_council_svg
+    from council.engine.games import game_of
     from council.engine.serialize import state_from_json
-    from council.engine.svg import render_svg, svg_to_png
+    from council.engine.svg import svg_to_png
 
     png = args.png or (args.output or "").lower().endswith(".png")
     try:
@@ -423,10 +413,7 @@ def render(args: argparse.Namespace) -> int:
             if not 0 <= args.seat < state.n_players:
                 raise ValueError(f"--seat must be in 0..{state.n_players - 1}")
             state = state.view(args.seat)
-        if isinstance(state, TheCouncilState):
-            svg = render_the_council_svg(state)
-        else:
-            svg = render_svg(state)
+        svg = game_of(state).render_svg(state)
         data = svg_to_png(svg, scale=args.scale) if png else svg.encode()
     except (OSError, ValueError, RuntimeError) as error:
         print(f"council-ai render: {error}", file=sys.stderr)
@@ -441,12 +428,30 @@ def render(args: argparse.Namespace) -> int:
 
 
 def _add_game_flag(parser: argparse.ArgumentParser) -> None:
+    games = all_games()
     parser.add_argument(
         "--game",
-        choices=tuple(GAME_CONFIGS),
+        choices=tuple(g.name for g in games),
         default=DEFAULT_GAME,
-        help="the game: Council of Four (the default) or The Council, the Decktet game",
+        help="the game: "
+        + ", ".join(f"{g.name} ({g.display_name})" for g in games)
+        + " (default: %(default)s)",
     )
+
+
+def _seat_counts() -> tuple[int, ...]:
+    """Every registered game's seat counts."""
+    return tuple(sorted({n for g in all_games() for n in g.players}))
+
+
+def _config_fields() -> dict[str, dataclasses.Field]:
+    """Every field of every registered game's configuration, by name (the first game's
+    where two share a name): new-game's flags."""
+    fields: dict[str, dataclasses.Field] = {}
+    for game in all_games():
+        for f in dataclasses.fields(game.config_class):
+            fields.setdefault(f.name, f)
+    return fields
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -457,17 +462,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--players",
         type=int,
-        default=_DEFAULT_GAME.players,
-        choices=(2, 3, 4, 5),
-        help="seats: 2 to 4 (The Council: 3 to 5)",
+        choices=_seat_counts(),
+        help="seats (default: the game's): "
+        + "; ".join(f"{g.display_name} {g.min_players} to {g.max_players}" for g in all_games()),
     )
     p.add_argument(
-        "--layout", default=_DEFAULT_GAME.layout, help="board sides for coast, hills, mountains"
+        "--layout",
+        help=f"board sides for coast, hills, mountains (default: {_DEFAULT_GAME.layout})",
     )
     p.add_argument(
         "--verbose",
         action="store_true",
-        help="also print every end of turn (The Council: every chip of a bid)",
+        help="also print the routine actions (every end of turn, every chip of a bid)",
     )
     _add_game_flag(p)
     p.set_defaults(func=demo)
@@ -477,15 +483,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="play seeded matches between agents (one per seat, rotated over the seats)",
         description="Agents: random, greedy, expert, ismcts, ismcts-v1, pimc, cheat, with "
         "options after a colon, "
-        "e.g. ismcts:iterations=1000 or pimc:worlds=4,time_s=0.2 (The Council: random, "
-        "expert, ismcts, pimc, cheat). Name one per seat; "
+        "e.g. ismcts:iterations=1000 or pimc:worlds=4,time_s=0.2 (another --game has its "
+        "own: a name it lacks lists them). Name one per seat; "
         "each deal is played once per rotation of the seats.",
     )
-    p.add_argument("agents", nargs="+", help="one agent spec per seat (2 to 4; The Council 3 to 5)")
+    p.add_argument("agents", nargs="+", help="one agent spec per seat (as many as the game seats)")
     _add_game_flag(p)
     p.add_argument("--deals", type=int, default=10, help="seeded deals (games = deals x seats)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--layout", default=_DEFAULT_GAME.layout)
+    p.add_argument("--layout", help=f"board sides (default: {_DEFAULT_GAME.layout})")
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--no-progress", action="store_true")
@@ -604,15 +610,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=hint)
 
     p = sub.add_parser("new-game", help="print the JSON of a new game's starting state")
-    # One flag per GameConfig field, defaulting to the field's default.
-    for f in dataclasses.fields(GameConfig):
-        default = getattr(_DEFAULT_GAME, f.name)
+    # One flag per field of every game's configuration; one left out takes the game's default.
+    for f in _config_fields().values():
         flag = "--" + f.name.replace("_", "-")
-        if isinstance(default, bool):  # --permit-tie-all-score / --no-permit-tie-all-score
-            action = argparse.BooleanOptionalAction
-            p.add_argument(flag, action=action, default=default, help="default: %(default)s")
+        what = f"default: {f.default}"
+        if isinstance(f.default, bool):  # --permit-tie-all-score / --no-permit-tie-all-score
+            p.add_argument(flag, action=argparse.BooleanOptionalAction, help=what)
         else:
-            p.add_argument(flag, type=type(default), default=default, help="default: %(default)s")
+            p.add_argument(flag, type=type(f.default), help=what)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--view", type=int, help="print this seat's view instead of the full state")
     _add_game_flag(p)

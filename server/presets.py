@@ -19,25 +19,31 @@ into a budget with ``search_budget``, its own caps applied last:
     >>> search_budget(limits, "casual", max_iterations=1000, max_time_s=10.0)
     (1000, 0.5)
 
-Each game has its own budgets (GetEngineInfo lists them in ``games[i].presets``):
+Each game has its own budgets, registered by the game's own module of this package
+(``register_budgets`` in ``council_of_four_presets.py``, ...; GetEngineInfo lists them in
+``games[i].presets``), by the game's name (or its council.v1.Game value):
 
-    >>> from council.v1 import game_pb2 as pb
+    >>> from council.engine.games import all_games
     >>> strong = search_limits("strong")
-    >>> search_budget(strong, "casual", max_iterations=100_000, max_time_s=10.0)
-    (5000, 10.0)
-    >>> search_budget(strong, "casual", max_iterations=100_000, max_time_s=10.0,
-    ...               game=pb.GAME_THE_COUNCIL)
-    (10000, 10.0)
+    >>> [search_budget(strong, "casual", max_iterations=100_000, max_time_s=10.0, game=g.name)
+    ...  for g in all_games()]
+    [(5000, 10.0), (10000, 10.0)]
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from council.engine.games import all_games, game_named, game_of_proto
 from council.server.errors import invalid
 from council.v1 import game_pb2 as pb
+
+# A game: its name (council.engine.games), or its council.v1.Game value.
+GameKey = str | int
 
 
 @dataclass(frozen=True)
@@ -63,69 +69,40 @@ class Budget:
 class Preset:
     name: str
     value: pb.StrengthPreset
-    budgets: dict[int, Budget]  # by pb.Game: every game served
+    # By game name: every registered game's (register_budgets).
+    budgets: dict[str, Budget] = field(default_factory=dict)
 
-    def budget(self, game: int = pb.GAME_COUNCIL_OF_FOUR) -> Budget:
-        """The budget in `game` (GAME_UNSPECIFIED is Council of Four, the default game)."""
-        return self.budgets[game or pb.GAME_COUNCIL_OF_FOUR]
+    def budget(self, game: GameKey = 0) -> Budget:
+        """The budget in `game`, a name or a council.v1.Game value (GAME_UNSPECIFIED, the
+        default: the default game)."""
+        name = game if isinstance(game, str) else game_of_proto(game).name
+        return self.budgets[name]
 
-
-COUNCIL_OF_FOUR, THE_COUNCIL = pb.GAME_COUNCIL_OF_FOUR, pb.GAME_THE_COUNCIL
 
 # The measured figures (win rates between presets and against each game's expert) are in
 # the README, from bench/strength.py; a ranking only says how the presets rank, so it
-# cannot go stale. The Council's strong searches twice Council of Four's iterations: its
-# search still gains measurably from 5,000 to 10,000 against its expert, Council of Four's
-# no longer does.
+# cannot go stale.
 PRESETS: tuple[Preset, ...] = (
-    Preset(
-        "beginner",
-        pb.STRENGTH_PRESET_BEGINNER,
-        {
-            COUNCIL_OF_FOUR: Budget(
-                50, "about 1 ms a move", "a little stronger than the expert planner"
-            ),
-            THE_COUNCIL: Budget(50, "under 1 ms a move", "weaker than the expert planner"),
-        },
-    ),
-    Preset(
-        "casual",
-        pb.STRENGTH_PRESET_CASUAL,
-        {
-            COUNCIL_OF_FOUR: Budget(
-                300, "about 5 ms", "the default; clearly stronger than beginner"
-            ),
-            THE_COUNCIL: Budget(
-                300,
-                "about 4 ms",
-                "the default; a little stronger than the expert planner, clearly stronger "
-                "than beginner",
-            ),
-        },
-    ),
-    Preset(
-        "strong",
-        pb.STRENGTH_PRESET_STRONG,
-        {
-            # A larger first-play urgency (untried moves valued 0.3 below their visited
-            # siblings' mean, not the search's 0.1) pays at this budget and loses at casual's
-            # and beginner's (figures in docs/learning.md).
-            COUNCIL_OF_FOUR: Budget(
-                5000,
-                "about 0.07 s on one core",
-                "the strongest; clearly stronger than casual",
-                settings=(("fpu_reduction", 0.3),),
-            ),
-            THE_COUNCIL: Budget(
-                10000, "about 0.12 s on one core", "the strongest; clearly stronger than casual"
-            ),
-        },
-    ),
+    Preset("beginner", pb.STRENGTH_PRESET_BEGINNER),
+    Preset("casual", pb.STRENGTH_PRESET_CASUAL),
+    Preset("strong", pb.STRENGTH_PRESET_STRONG),
 )
 
 BY_NAME: dict[str, Preset] = {p.name: p for p in PRESETS}
 BY_VALUE: dict[int, Preset] = {p.value: p for p in PRESETS}
 DEFAULT_PRESET = "casual"
+
+
+def register_budgets(game: str, budgets: dict[str, Budget]) -> None:
+    """Register a game's budget for every preset, by preset name (ValueError if the game is
+    not a registered one, has budgets already, or a preset is missing or unknown)."""
+    game_named(game)
+    if set(budgets) != set(BY_NAME):
+        raise ValueError(f"{game}: give a budget for each preset: {', '.join(BY_NAME)}")
+    if any(game in p.budgets for p in PRESETS):
+        raise ValueError(f"{game}: its preset budgets are registered already")
+    for name, budget in budgets.items():
+        BY_NAME[name].budgets[game] = budget
 
 
 def preset_value(name: str) -> pb.StrengthPreset:
@@ -159,7 +136,7 @@ def search_budget(
     *,
     max_iterations: int,
     max_time_s: float,
-    game: int = pb.GAME_COUNCIL_OF_FOUR,
+    game: GameKey = 0,
 ) -> tuple[int | None, float]:
     """The (iterations, seconds) a request's `limits` allow in `game`, capped by the server's
     limits.
@@ -194,7 +171,7 @@ def search_budget(
 
 
 def search_settings(
-    limits: pb.SearchLimits, default_preset: str, game: int = pb.GAME_COUNCIL_OF_FOUR
+    limits: pb.SearchLimits, default_preset: str, game: GameKey = 0
 ) -> dict[str, Any]:
     """The search settings of the preset that sets the budget of `limits` in `game` (see
     ``search_budget``), as SearchConfig overrides; none when explicit limits alone decide.
@@ -216,3 +193,16 @@ def _deciding_preset(limits: pb.SearchLimits, default_preset: str) -> Preset | N
     if limits.HasField("iterations") or limits.HasField("max_time"):
         return None
     return BY_NAME[default_preset]
+
+
+# Each game's budgets, registered by its own module of this package, named after it
+# (``Game.module_name``): loaded here, in the registry's order. A game without one has no
+# budgets (tests/test_games.py names it).
+def _load_budgets() -> None:
+    for game in all_games():
+        module = f"{__package__}.{game.module_name}_presets"
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
+
+
+_load_budgets()

@@ -2,10 +2,11 @@
 search, `presets` and `admission`, and builds its answer with `convert`; `errors.rpc` turns
 what it raises into the call's status.
 
-Every handler is stateless: the request carries the whole position, of Council of Four
-(``State``) or of The Council (``TheCouncilState``, ``config.game`` = GAME_THE_COUNCIL);
-each handler serves both; a sealed game's requests carry it sealed (``sealed``: the blob and
-a seat's ticket, ``council.server.sealing``), opened by `_resolve` with the seat checks.
+Every handler is stateless: the request carries the whole position, of any registered game
+(``config.game``; ``council.engine.games``), whose record each handler asks for what
+differs between games (its action codec, its drawing); a sealed game's requests carry it
+sealed (``sealed``: the blob and a seat's ticket, ``council.server.sealing``), opened by
+`_resolve` with the seat checks.
 Searches see only the requesting seat's view (``view``); whatever the request says about
 other seats' hidden cards is discarded before the search starts.
 """
@@ -13,28 +14,24 @@ other seats' hidden cards is discarded before the search starts.
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import secrets
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import grpc
 
-from council.engine import IllegalActionError, Position, State, TheCouncilState
-from council.engine import _the_council as the_council
-from council.engine.actions import NUM_ACTIONS, describe
-from council.engine.actions import Action as EngineAction
-from council.engine.render_the_council import render_the_council_svg
+from council.engine import IllegalActionError, Position
+from council.engine.actions import StructuredActionError
+from council.engine.games import default_game, game_of
 from council.engine.serialize import (
     StateValidationError,
     config_from_proto,
     state_from_proto,
     state_to_proto,
 )
-from council.engine.svg import render_svg
 from council.mcts.search import (
     Search,
     SearchConfig,
@@ -89,7 +86,7 @@ class _Plan:
     time_s: float
     seed: int
     max_candidates: int
-    search_config: SearchConfig  # the server's for Council of Four, The Council's defaults
+    search_config: SearchConfig  # the server's in the default game, the game's defaults else
     # A bot ticket's call: the full state its move is played on, and its game.
     bot_game: tuple[Position, _Unsealed] | None = None
 
@@ -295,7 +292,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
 
     def _plan(self, request, roles: frozenset[int] = PLAYER_ONLY) -> _Plan:
         state, seat, unsealed = self._mover_state(request, roles)
-        game = _game(state)
+        game = game_of(state).name
         cfg = self.config
         iterations, time_s = presets.search_budget(
             request.limits,
@@ -307,9 +304,12 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         if request.max_candidates < 0:
             raise invalid([("max_candidates", "must be >= 0")])
         view = state if state.is_view else state.view(seat)
-        # The server's search settings are Council of Four's; The Council has its own. The
-        # preset that sets the budget may tune them (presets.Budget.settings).
-        config = self.config.search_config if isinstance(view, State) else default_config(view)
+        # The server's search settings are the default game's; each other game has its own
+        # (council.mcts.games). The preset that sets the budget may tune them
+        # (presets.Budget.settings).
+        config = (
+            self.config.search_config if game_of(view) is default_game() else default_config(view)
+        )
         settings = presets.search_settings(request.limits, cfg.default_preset, game)
         if settings:
             config = replace(config, **settings)
@@ -324,22 +324,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         which = request.WhichOneof("action")
         if which is None:
             raise invalid([("action", "required: give action_id, action_text or structured")])
-        # The game's action space, text form and structured form; the checks are the same.
-        num_actions: int
-        from_text: Callable[[str], int]
-        from_structured: Callable[[pb.Action], int]
-        if isinstance(state, TheCouncilState):
-            num_actions, from_text, from_structured = (
-                the_council.NUM_ACTIONS,
-                state.action_from_text,
-                functools.partial(convert.the_council_action_from_proto, state),
-            )
-        else:
-            num_actions, from_text, from_structured = (
-                NUM_ACTIONS,
-                lambda text: EngineAction.from_text(text).id,
-                lambda msg: convert.action_from_proto(msg).id,
-            )
+        game = game_of(state)  # its action space, text form and structured form
+        num_actions = game.num_actions
         if which == "action_id":
             if not 0 <= request.action_id < num_actions:
                 raise invalid(
@@ -348,12 +334,12 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             return request.action_id, "action_id"
         if which == "action_text":
             try:
-                return from_text(request.action_text), "action_text"
+                return state.action_from_text(request.action_text), "action_text"
             except ValueError as e:
                 raise invalid([("action_text", str(e))]) from None
         try:
-            return from_structured(request.structured), "structured"
-        except convert.StructuredActionError as e:
+            return game.action_from_proto(state, request.structured), "structured"
+        except StructuredActionError as e:
             raise invalid(
                 [(f"structured.{f}" if f else "structured", p) for f, p in e.violations]
             ) from None
@@ -436,17 +422,11 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     def ListLegalActions(self, request, context):
         state, seat, _ = self._mover_state(request)
         full = state.determinize(0) if state.is_view else state
-        if isinstance(full, TheCouncilState):
-            response = convert.the_council_legal_actions_response(seat, full)
-            if request.include_descriptions:
-                for m in response.actions:
-                    m.description = convert.describe_the_council(full, m.id)
-            return response
-        assert isinstance(state, State)
-        response = convert.legal_actions_response(seat, state.decision()[0], full.legal_actions())
+        response = convert.legal_actions_response(seat, full)
         if request.include_descriptions:
+            describe = game_of(full).describe
             for m in response.actions:
-                m.description = describe(state, m.id)
+                m.description = describe(full, m.id)
         return response
 
     @rpc
@@ -470,12 +450,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         viewer = given.viewer if given.is_view else None
         state = _world_to_play(given, request)
         action, where = self._action(request, state)
-        # The Council's reveal names cards of the position it is taken in: built before.
-        applied = (
-            convert.the_council_action_proto(state, action)
-            if isinstance(state, TheCouncilState)
-            else convert.action_proto(action)
-        )
+        # An action's message may name cards of the position it is taken in: built before.
+        applied = game_of(state).action_to_proto(state, action)
         try:
             state.apply(action)  # checks legality itself, and leaves the state as it was if not
         except IllegalActionError:
@@ -621,9 +597,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 raise invalid([("seat", problem)])
             if not state.is_view:
                 state = state.view(seat)
-        if isinstance(state, TheCouncilState):
-            return spb.RenderPositionResponse(svg=render_the_council_svg(state))
-        return spb.RenderPositionResponse(svg=render_svg(state))
+        return spb.RenderPositionResponse(svg=game_of(state).render_svg(state))
 
     def _sealed_view(self, request) -> Position:
         """The view of a sealed request's ticket's seat (a player ticket's)."""
@@ -658,15 +632,10 @@ def _public_outcome(state: Position, seat: int) -> dict:
     return {"game_over": over, "scores": state.view(seat).scores(), "winners": winners}
 
 
-def _game(state: Position) -> int:
-    """The pb.Game of a position."""
-    return pb.GAME_THE_COUNCIL if isinstance(state, TheCouncilState) else pb.GAME_COUNCIL_OF_FOUR
-
-
 def _decision(state: Position) -> str:
     """The decision being taken: Council of Four's "turn" or pending decision, The
     Council's phase."""
-    return state.phase if isinstance(state, TheCouncilState) else state.decision()[0]
+    return state.decision_name
 
 
 def _world_to_play(state: Position, request) -> Position:

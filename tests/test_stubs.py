@@ -33,6 +33,8 @@ COMPILED = {
     "council.engine._the_council": "engine/_the_council.pyi",
     "council.mcts._search": "mcts/_search.pyi",
     "council.mcts._evaluation": "mcts/_evaluation.pyi",
+    "council.mcts._council_of_four_search": "mcts/_council_of_four_search.pyi",
+    "council.mcts._the_council_search": "mcts/_the_council_search.pyi",
 }
 
 
@@ -129,6 +131,29 @@ def _stub_classes(name: str) -> dict[str, ast.ClassDef]:
     return {n.name: n for n in _stub(name).body if isinstance(n, ast.ClassDef)}
 
 
+def _inherited(stub: ast.Module, cls: ast.ClassDef) -> set[str]:
+    """The members a stub class declares through a base it imports from a module of this
+    project (``class State(PositionMembers)``: the members every position has)."""
+    found: set[str] = set()
+    bases = {b.id for b in cls.bases if isinstance(b, ast.Name)}
+    for node in stub.body:
+        parts = node.module.split(".") if isinstance(node, ast.ImportFrom) and node.module else []
+        if parts[:1] != ["council"] or len(parts) < 3:
+            continue
+        source = ROOT.joinpath(*parts[1:]).with_suffix(".py")
+        if not source.is_file():  # a stub-only module (engine/_position.pyi)
+            source = source.with_suffix(".pyi")
+        for alias in node.names:
+            if alias.name in bases and source.is_file():
+                base = next(
+                    n
+                    for n in ast.parse(source.read_text(encoding="utf-8")).body
+                    if isinstance(n, ast.ClassDef) and n.name == alias.name
+                )
+                found |= set(_declared(base.body))
+    return found
+
+
 @pytest.mark.parametrize("name", sorted(COMPILED))
 def test_stub_declares_the_class_members(name):
     module = importlib.import_module(name)
@@ -142,7 +167,9 @@ def test_stub_declares_the_class_members(name):
     for cls_name in sorted(defined_here):
         cls = getattr(module, cls_name)
         runtime = {m for m in vars(cls) if not _is_dunder(m)}
-        declared = {m for m in _declared(classes[cls_name].body) if not _is_dunder(m)}
+        declared = set(_declared(classes[cls_name].body))
+        declared |= _inherited(_stub(name), classes[cls_name])
+        declared = {m for m in declared if not _is_dunder(m)}
         public = {m for m in runtime if not m.startswith("_")}
         assert sorted(public - declared) == [], f"{name}.{cls_name}: not in the stub"
         assert sorted(declared - runtime) == [], f"{name}.{cls_name}: not at runtime"

@@ -79,10 +79,9 @@ async function* stream(method, request, signal) {
   }
 }
 
-// The games, by GetEngineInfo's names (its `games` gives each one's enum and seat range);
-// the page's own words for them.
-const GAME_LABELS = { "council-of-four": "Council of Four", "the-council": "The Council" };
-const DEFAULT_GAME = "council-of-four";
+// The games, by GetEngineInfo's names: its `games` gives each one's enum, label
+// (displayName) and seat range; the page's own is only how it draws a game (draw).
+const DEFAULT_GAME = "council-of-four"; // GAME_UNSPECIFIED's, played before the list loads
 const GAMES = {}; // name -> GetEngineInfo's GameInfo, once loaded
 
 // The Council's facts, from its GameInfo (loadGames; no game of it is set up before): its
@@ -786,7 +785,7 @@ async function newGame() {
 }
 
 function showGameName() {
-  const label = GAME_LABELS[game.name] || game.name;
+  const label = (GAMES[game.name] || {}).displayName || game.name;
   $("game-title").textContent = label;
   document.title = label;
   // Council of Four's board is a picture (its SVG); The Council's a group of tables and lists.
@@ -800,12 +799,11 @@ async function loadGames() {
   const choice = $("game-choice");
   choice.replaceChildren();
   for (const info of games || []) {
-    if (!(info.name in GAME_LABELS)) continue; // a game this page cannot draw
     GAMES[info.name] = info;
     if (info.name === "the-council") readTheCouncil(info);
     const option = document.createElement("option");
     option.value = info.name;
-    option.textContent = GAME_LABELS[info.name];
+    option.textContent = info.displayName || info.name;
     choice.append(option);
   }
   choice.value = game.name;

@@ -7,7 +7,7 @@ import random
 
 from council.engine import GameConfig, State
 from council.engine._core import ACTION_KINDS, ACTION_OFFSETS, NUM_ACTIONS, Decision
-from council.mcts import _search
+from council.mcts import _council_of_four_search
 
 
 def test_decision_kinds():
@@ -52,5 +52,6 @@ def test_action_kinds_cover_the_ids_in_order():
         first += kind.size
     assert first == NUM_ACTIONS
     assert {kind.name: kind.first for kind in ACTION_KINDS} == ACTION_OFFSETS
-    # The search weighs the kinds under the same names, in the core's K_* order.
-    assert tuple(kind.name for kind in ACTION_KINDS) == _search.KIND_NAMES
+    # The search's rollout policy weighs the kinds under the same names, in the core's K_*
+    # order.
+    assert tuple(kind.name for kind in ACTION_KINDS) == _council_of_four_search.KIND_NAMES

@@ -20,17 +20,17 @@ from council_positions import (
 )
 
 from council.engine import GameConfig, TheCouncilConfig, TheCouncilState
-from council.mcts._search import the_council_policy_action
+from council.mcts._the_council_search import the_council_policy_action
 from council.mcts.agents import ISMCTSAgent, RandomAgent
 from council.mcts.arena import play_game
 from council.mcts.search import (
-    THE_COUNCIL_CONFIG,
     SearchConfig,
     SearchLimits,
     default_config,
     search,
     search_full_state,
 )
+from council.mcts.the_council_agents import THE_COUNCIL_CONFIG
 
 
 def positions(players: int):

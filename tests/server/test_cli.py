@@ -128,7 +128,7 @@ def test_demo_plays_the_council(capsys):
     assert out.startswith("The Council demo: 5 random players, seed 2")
     assert "hand  1  draft   seat 0  pick " in out and "final scores: [" in out
     assert main(["demo", "--game", "the-council", "--players", "2"]) == 2
-    assert "The Council seats 3, 4 or 5, got 2" in capsys.readouterr().err
+    assert "The Council seats 3 to 5, got 2" in capsys.readouterr().err
     assert main(["demo", "--players", "5"]) == 2
     assert "Council of Four seats 2 to 4, got 5" in capsys.readouterr().err
 

@@ -17,7 +17,7 @@ import pytest
 from server_helpers import to_proto, violations
 
 from council.engine import GameConfig, State
-from council.engine.serialize import read_state
+from council.engine._document import read_state
 from council.server.errors import MAX_VIOLATIONS, SHOWN_CHARS
 from council.v1 import service_pb2 as spb
 

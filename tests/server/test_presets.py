@@ -8,6 +8,7 @@ import grpc
 import pytest
 from google.protobuf import duration_pb2
 
+from council.engine.games import all_games
 from council.mcts.search import SearchConfig
 from council.server import presets
 from council.server.errors import RpcError
@@ -47,9 +48,10 @@ def test_each_game_has_its_own_budgets():
     assert budget(pb.SearchLimits(), **the_council) == (300, 30.0)
     # GAME_UNSPECIFIED is Council of Four, the default game.
     assert budget(strong, game=pb.GAME_UNSPECIFIED) == budget(strong) == (5000, 30.0)
-    # Every preset has a budget in every game served.
-    games = set(pb.Game.values()) - {pb.GAME_UNSPECIFIED}
+    # Every preset has a budget in every game served, by its name (or its Game value).
+    games = {g.name for g in all_games()}
     assert all(set(p.budgets) == games for p in presets.PRESETS)
+    assert budget(strong, game="the-council") == budget(strong, **the_council)
 
 
 def test_explicit_limits_alone_are_used_as_given_within_the_caps():

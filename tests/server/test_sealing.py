@@ -24,8 +24,9 @@ from google.rpc import error_details_pb2
 from server_helpers import violations
 
 from council.engine import TheCouncilConfig
+from council.engine.games import game_of
 from council.engine.serialize import state_from_proto, state_to_proto
-from council.server import convert, sealing
+from council.server import sealing
 from council.server.app import start_server
 from council.server.cli import main as cli_main
 from council.server.config import ServerConfig
@@ -387,7 +388,7 @@ def test_a_bots_choice_of_cards_to_reveal_is_secret(sealed_stub):
             break
         assert answer.secret == (full.phase == "draft")
         if full.phase == "bid":  # a bid is public: in full
-            assert answer.result.action == convert.the_council_action_proto(full, action)
+            assert answer.result.action == game_of(full).action_to_proto(full, action)
     else:
         pytest.fail("no bot revealed")
     assert answer.secret and answer.result == pb.SearchResult(
@@ -431,7 +432,8 @@ def test_a_bots_council_of_four_move_comes_back_in_full(sealed_stub):
     )
     action = _played(before, answer.sealed_state)
     assert not answer.secret and answer.result.seat == 0
-    assert answer.result.action == convert.action_proto(action) and answer.result.action.text
+    played = game_of(before).action_to_proto(before, action)
+    assert answer.result.action == played and answer.result.action.text
     assert list(answer.scores) == before.child(action).scores() and not answer.game_over
 
 

@@ -1,0 +1,134 @@
+"""Council of Four's registration (``council.engine.games``): its record's parts.
+
+Its rules are the compiled core (``State``, ``_core.pyx``), its messages are read and written
+by compiled code (``_document.pyx``), its actions are ``council.engine.actions.Action``
+values: an action's message is the same in every position. The heavier modules (the action
+codec, the SVG drawing) load on first use, so that registering costs little.
+
+>>> from council.engine.games import game_named
+>>> game = game_named("council-of-four")
+>>> state = game.new_game(seed=1)
+>>> game.action_to_proto(state, 0).text, game.public_action(state, 0)[1]
+('end', False)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+from council.engine._core import NUM_ACTIONS, State
+from council.engine._document import FORMAT, _check_config, read_state, write_state
+from council.engine.config import COUNCIL_OF_FOUR_PLAYERS, DEFAULT_GAME, GameConfig
+from council.engine.games import Game, Problems, register
+from council.v1 import game_pb2 as pb
+
+__all__ = ["GAME"]
+
+CONFIG_FIELDS = tuple(f.name for f in dataclasses.fields(GameConfig))
+
+
+@functools.cache
+def _action_protos() -> tuple[pb.Action, ...]:
+    """The Action message of every id (council.engine.actions' codec), built once."""
+    from council.engine.actions import Action, action_to_proto
+
+    return tuple(action_to_proto(Action.from_id(i)) for i in range(NUM_ACTIONS))
+
+
+def action_proto(state: Any, action_id: int) -> pb.Action:
+    """The (shared, read-only) Action message of an id: copy it into a response field."""
+    return _action_protos()[action_id]
+
+
+def _action_from_proto(state: Any, msg: pb.Action) -> int:
+    from council.engine.actions import action_from_proto
+
+    return action_from_proto(msg).id
+
+
+def _public_action(state: Any, action_id: int) -> tuple[pb.Action, bool]:
+    return action_proto(state, action_id), False  # no secret move
+
+
+def _line(view: Any, line: Sequence[int], seed: int) -> list[pb.Action]:
+    return [action_proto(view, a) for a in line]
+
+
+def _describe(state: Any, action_id: int) -> str:
+    from council.engine.actions import describe
+
+    return describe(state, action_id)
+
+
+def _read(msg: pb.GameState, view_of: int) -> tuple[State | None, Problems]:
+    if msg.HasField("the_council"):
+        problem = (
+            "a part of The Council's position: config.game must then be GAME_THE_COUNCIL "
+            "(absent means Council of Four)"
+        )
+        return None, [("the_council", problem)]
+    return read_state(msg, view_of)
+
+
+def _read_config(fields: dict[str, Any], path: str, complete: bool) -> tuple[Any, Problems]:
+    if complete:
+        missing = [f for f in CONFIG_FIELDS if f not in fields]
+        if missing:
+            return None, [(f"{path}.{f}", "required field is missing") for f in missing]
+    checked = _check_config(fields)
+    if isinstance(checked, list):
+        return None, [(f"{path}.{f}", problem) for f, problem in checked]
+    return checked, []
+
+
+def _render_text(state: Any) -> str:
+    from council.engine.render import render_state
+
+    return render_state(state)
+
+
+def _render_svg(state: Any) -> str:
+    from council.engine.svg import render_svg
+
+    return render_svg(state)
+
+
+def _action_ranges() -> tuple[tuple[int, int, int], ...]:
+    from council.engine.actions import ACTION_KIND_TO_PROTO, ActionKind
+
+    return tuple(
+        (ACTION_KIND_TO_PROTO[k], k.offset, k.size)
+        for k in sorted(ActionKind, key=lambda k: k.offset)
+    )
+
+
+GAME = register(
+    Game(
+        name=DEFAULT_GAME,
+        display_name="Council of Four",
+        proto=pb.GAME_COUNCIL_OF_FOUR,
+        config_class=GameConfig,
+        state_class=State,
+        players=COUNCIL_OF_FOUR_PLAYERS,
+        state_format=FORMAT,
+        num_actions=NUM_ACTIONS,
+        action_ranges=_action_ranges(),
+        read=_read,
+        write=write_state,
+        read_config=_read_config,
+        action_to_proto=action_proto,
+        action_from_proto=_action_from_proto,
+        public_action=_public_action,
+        line_to_protos=_line,
+        describe=_describe,
+        render_text=_render_text,
+        render_svg=_render_svg,
+        info=dict,  # nothing beyond the common facts
+        progress=lambda state: f"turn {state.turn:3d}",
+        routine=lambda state, action: action == 0,  # the end of a turn
+        fixed_action_protos=True,
+    )
+)

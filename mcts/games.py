@@ -1,0 +1,95 @@
+"""The search's part of each registered game (``council.engine.games``), by the same name:
+its default search settings, its agents and the table size its players are compared at.
+
+Each game registers its part from its own module of this package, named after it
+(``<Game.module_name>_agents.py``), loaded here in the engine registry's order on first use.
+
+>>> from council.engine.games import all_games
+>>> [sorted(search_game(g.name).agents)[:3] for g in all_games()]
+[['cheat', 'expert', 'greedy'], ['cheat', 'expert', 'ismcts']]
+>>> try:
+...     search_game("chess")
+... except ValueError as e:
+...     print(str(e).split(";")[0])
+unknown game 'chess'
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from council.engine.games import Game, all_games, game_named, game_of
+
+if TYPE_CHECKING:
+    from council.mcts.search import SearchConfig
+
+__all__ = ["SearchGame", "all_search_games", "register_search", "search_config_of", "search_game"]
+
+
+@dataclass(frozen=True)
+class SearchGame:
+    """A game's part in the search layer."""
+
+    game: Game
+    config: SearchConfig  # the search's defaults in this game
+    agents: Mapping[str, Any]  # its agents by the names agent specs use (agents.Agent types)
+    table_size: int  # the seats its agents are compared at by default (the ladder's tables)
+
+    @property
+    def name(self) -> str:
+        return self.game.name
+
+
+_REGISTERED: dict[str, SearchGame] = {}
+_loaded = False
+
+
+def register_search(
+    name: str, *, config: SearchConfig, agents: Mapping[str, Any], table_size: int
+) -> SearchGame:
+    """Register a game's search settings and agents (ValueError if the game is not a
+    registered one, is registered here already, or seats no `table_size`)."""
+    game = game_named(name)
+    if name in _REGISTERED:
+        raise ValueError(f"{name}: its search settings are registered already")
+    if table_size not in game.players:
+        raise ValueError(f"{name}: table_size {table_size} is not one of {game.players}")
+    _REGISTERED[name] = SearchGame(game, config, agents, table_size)
+    return _REGISTERED[name]
+
+
+def _load() -> None:
+    """Import each game's module of this package that registers its part (once)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for game in all_games():
+        module = f"{__package__}.{game.module_name}_agents"
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
+
+
+def search_game(name: str) -> SearchGame:
+    """The search's part of a game, by name (ValueError naming the games otherwise)."""
+    _load()
+    game_named(name)  # an unknown name: the engine's error
+    try:
+        return _REGISTERED[name]
+    except KeyError:
+        raise ValueError(f"{name}: no search settings or agents are registered") from None
+
+
+def all_search_games() -> tuple[SearchGame, ...]:
+    """The search's part of every game that registered one, in the engine's order."""
+    _load()
+    return tuple(_REGISTERED[g.name] for g in all_games() if g.name in _REGISTERED)
+
+
+def search_config_of(position: Any) -> SearchConfig:
+    """The search's defaults for the game of a position."""
+    return search_game(game_of(position).name).config

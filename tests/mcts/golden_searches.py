@@ -1,0 +1,197 @@
+"""Fixed-seed searches of both games whose results must not change when the search's code
+moves (issue 28, item 2: the games' knowledge behind ``_games.pxd``).
+
+``results()`` runs every case and returns its figures (root visits, mean rewards, win
+chances, margins, the principal variation, the tree's size; the heuristic evaluation and
+The Council's cheap policy on a few positions too). ``test_search_golden.py`` compares
+them with ``golden/searches.json``; rewrite that file only for a change meant to change
+the search:
+
+    python tests/mcts/golden_searches.py > tests/mcts/golden/searches.json
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from dataclasses import replace
+
+from council.engine import GameConfig, State, TheCouncilState
+from council.mcts import _search
+from council.mcts._the_council_search import the_council_policy_action
+from council.mcts.agents import PIMCAgent, parse_agent
+from council.mcts.search import (
+    V1_CONFIG,
+    SearchConfig,
+    SearchLimits,
+    search,
+    search_full_state,
+)
+from council.mcts.the_council_agents import THE_COUNCIL_CONFIG
+
+
+def played(start, actions: int, seed: int):
+    """`start` after `actions` seeded random legal actions, then on to the first position
+    with three legal actions or more (a choice worth searching), or to the end."""
+    state = start.clone()
+    rng = random.Random(seed)
+    done = 0
+    while not state.is_terminal() and (done < actions or len(state.legal_actions()) < 3):
+        state.apply(rng.choice(state.legal_actions()))
+        done += 1
+    return state
+
+
+def paying(players: int, seed: int) -> State:
+    """The first position of a seeded random game where a payment is to be chosen."""
+    state = State.new_game(GameConfig(players=players), seed=seed)
+    rng = random.Random(seed)
+    while not state.decision()[0].startswith("pay"):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def cof(players: int, actions: int, seed: int) -> State:
+    """A Council of Four position."""
+    return played(State.new_game(GameConfig(players=players), seed=seed), actions, seed)
+
+
+def tc(players: int, actions: int, seed: int) -> TheCouncilState:
+    """A position of The Council."""
+    return played(TheCouncilState.new_game(players, seed=seed), actions, seed)
+
+
+def figures(result) -> dict:
+    return {
+        "action": result.action,
+        "candidates": [
+            [c.action, c.visits, c.mean_reward, c.win_probability, c.vp_margin]
+            for c in result.candidates
+        ],
+        "pv": list(result.principal_variation),
+        "iterations": result.iterations,
+        "tree_nodes": result.tree_nodes,
+        "forced": result.forced,
+    }
+
+
+V1 = V1_CONFIG
+TC = THE_COUNCIL_CONFIG
+LEARNED = SearchConfig()
+HEURISTIC_PUCT = SearchConfig(evaluator="heuristic")
+KIND_WEIGHTS = replace(
+    V1, kind_weights=dict(V1.kind_weights, build_permit=2.0, pay=3.0), pay_decay=0.6
+)
+LEARNED_UCB = SearchConfig(policy="none")
+
+# (name, position, config, iterations, threads): information-set searches from the view of
+# the seat to move.
+COUNCIL_OF_FOUR_CASES = [
+    ("cof2 opening learned", cof(2, 0, 1), LEARNED, 400, 1),
+    ("cof3 midgame learned", cof(3, 40, 2), LEARNED, 400, 1),
+    ("cof4 midgame learned", cof(4, 60, 3), LEARNED, 400, 1),
+    ("cof4 late learned", cof(4, 200, 4), LEARNED, 300, 1),
+    ("cof3 redeals", cof(3, 40, 2), replace(LEARNED, leaf_redeals=4), 150, 1),
+    ("cof4 redeals", cof(4, 60, 5), replace(LEARNED, leaf_redeals=2), 150, 1),
+    ("cof2 tree payments", cof(2, 30, 6), replace(LEARNED, tree_payments=1), 400, 1),
+    ("cof4 tree payments", cof(4, 80, 7), replace(LEARNED, tree_payments=1), 400, 1),
+    ("cof3 learned ucb", cof(3, 40, 2), LEARNED_UCB, 400, 1),
+    ("cof3 learned ucb no tree payments", cof(3, 50, 8), LEARNED_UCB, 400, 1),
+    ("cof4 heuristic puct", cof(4, 60, 3), HEURISTIC_PUCT, 400, 1),
+    ("cof2 v1", cof(2, 30, 6), V1, 600, 1),
+    ("cof4 v1", cof(4, 60, 3), V1, 600, 1),
+    ("cof3 v1 no tree payments", cof(3, 50, 8), replace(V1, tree_payments=0), 600, 1),
+    ("cof4 v1 uniform", cof(4, 60, 3), replace(V1, uniform_rollout=1), 500, 1),
+    ("cof3 v1 to the end", cof(3, 150, 9), replace(V1, rollout_actions=-1), 60, 1),
+    ("cof4 margin", cof(4, 60, 3), replace(LEARNED, margin_weight=0.4), 300, 1),
+    (
+        "cof3 finish off",
+        cof(3, 40, 2),
+        replace(LEARNED, finish_decisions=0, rollout_actions=3),
+        300,
+        1,
+    ),
+    ("cof4 fpu", cof(4, 60, 3), replace(LEARNED, fpu_reduction=0.3, c_puct=1.5), 300, 1),
+    ("cof2 kind weights", cof(2, 30, 6), KIND_WEIGHTS, 500, 1),
+    ("cof3 two threads", cof(3, 40, 2), LEARNED, 400, 2),
+    ("cof2 paying learned", paying(2, 11), LEARNED, 300, 1),
+    ("cof4 paying v1", paying(4, 12), V1, 300, 1),
+    ("cof3 small tree", cof(3, 40, 2), LEARNED, 500, 1),
+]
+
+THE_COUNCIL_CASES = [
+    ("tc3 draft", tc(3, 2, 21), TC, 500, 1),
+    ("tc4 opening", tc(4, 0, 1), TC, 500, 1),
+    ("tc4 bid", tc(4, 30, 22), TC, 500, 1),
+    ("tc5 reveal or bid", tc(5, 60, 23), TC, 500, 1),
+    ("tc4 late", tc(4, 120, 24), TC, 500, 1),
+    ("tc4 tree secrets", tc(4, 30, 22), replace(TC, tree_secrets=1), 500, 1),
+    ("tc3 tree secrets draft", tc(3, 2, 21), replace(TC, tree_secrets=1), 500, 1),
+    ("tc4 uniform", tc(4, 30, 22), replace(TC, uniform_rollout=1), 400, 1),
+    ("tc5 to the end", tc(5, 60, 23), replace(TC, rollout_actions=-1), 100, 1),
+    (
+        "tc4 margin",
+        tc(4, 30, 22),
+        replace(TC, margin_weight=0.3, margin_scale=3.0, temperature=1.5),
+        400,
+        1,
+    ),
+    ("tc3 two threads", tc(3, 40, 25), TC, 400, 2),
+]
+
+
+def results() -> dict:
+    out: dict[str, object] = {}
+    for name, state, config, iterations, threads in COUNCIL_OF_FOUR_CASES + THE_COUNCIL_CASES:
+        limits = SearchLimits(iterations=iterations, threads=threads)
+        if name == "cof3 small tree":
+            limits = replace(limits, max_nodes=120)
+        view = state.view(state.current_player)
+        out[name] = figures(search(view, limits, config, seed=7))
+    # Perfect-information UCT (the cheat, and PIMC's worlds) on full states.
+    for name, state, config in [
+        ("cof3 full learned", cof(3, 40, 2), LEARNED),
+        ("cof4 full v1", cof(4, 60, 3), V1_CONFIG),
+        ("tc4 full", tc(4, 30, 22), THE_COUNCIL_CONFIG),
+        ("tc5 full draft", tc(5, 3, 26), THE_COUNCIL_CONFIG),
+    ]:
+        out[name] = figures(search_full_state(state, SearchLimits(iterations=300), config, seed=3))
+    for name, game, state in [
+        ("cof3 pimc", "council-of-four", cof(3, 40, 2)),
+        ("tc4 pimc", "the-council", tc(4, 30, 22)),
+    ]:
+        agent = parse_agent("pimc:worlds=3,iterations=240", game)
+        assert isinstance(agent, PIMCAgent)
+        out[name] = agent.act(state.view(state.current_player), 5)
+    for name, game, state in [
+        ("cof4 cheat", "council-of-four", cof(4, 60, 3)),
+        ("tc3 cheat", "the-council", tc(3, 40, 25)),
+    ]:
+        out[name] = parse_agent("cheat:iterations=200", game).act(state, 9)
+    # The heuristic evaluation (the greedy agent's) and The Council's cheap policy.
+    evaluations = []
+    for players, actions, seed in [(2, 0, 1), (3, 40, 2), (4, 60, 3), (4, 200, 4), (4, 2000, 5)]:
+        state = cof(players, actions, seed)
+        for config in (V1_CONFIG, LEARNED):
+            evaluations.append(_search.evaluate_state(state, config.params()))
+    out["evaluate_state"] = evaluations
+    out["greedy"] = []
+    for seed in (2, 3):
+        state = cof(3, 40, seed)
+        out["greedy"].append(parse_agent("greedy").act(state.view(state.current_player), seed))
+    policy = []
+    for players, actions, seed in [(3, 2, 21), (4, 30, 22), (5, 60, 23), (4, 120, 24)]:
+        state = tc(players, actions, seed)
+        for config in (THE_COUNCIL_CONFIG, replace(THE_COUNCIL_CONFIG, uniform_rollout=1)):
+            params = config.params()
+            policy.append([the_council_policy_action(state, s, params) for s in range(20)])
+            view = state.view(state.current_player)
+            policy.append([the_council_policy_action(view, s, params) for s in range(5)])
+    out["the_council_policy"] = policy
+    return out
+
+
+if __name__ == "__main__":
+    json.dump(results(), sys.stdout, indent=1)
+    sys.stdout.write("\n")
