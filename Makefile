@@ -65,7 +65,7 @@ test: build lint debug-build browser
 		tests/engine/test_random_play.py tests/engine/test_sampling.py \
 		tests/engine/test_the_council_play.py tests/engine/test_the_council_rules.py \
 		tests/engine/test_the_council_schema.py tests/mcts/test_the_council_search.py \
-		tests/mcts/test_search_golden.py
+		tests/mcts/test_search_golden.py tests/games
 
 bench: build
 	$(PY) bench/engine.py

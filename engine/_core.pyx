@@ -986,6 +986,11 @@ cdef void make_view(GameState* s, int player) noexcept nogil:
     s.viewer = player
 
 
+# A deal that leaves the seat to move unable to pay what it owes is redrawn at most this
+# often (about 1 deal in 400 is such, so 64 never runs out in practice).
+cdef int MAX_REDEALS = 64
+
+
 cdef void deal_hidden_hands(GameState* s, int viewer, uint64_t* rng) noexcept nogil:
     """Deal the politics cards `viewer` cannot see (all but the discard and its own hand)
     at random to the other players' hands, by their sizes, and the rest to the deck."""
@@ -1014,9 +1019,19 @@ cdef void deal_hidden_hands(GameState* s, int viewer, uint64_t* rng) noexcept no
 
 cdef void determinize(GameState* s, uint64_t seed) noexcept nogil:
     """Complete a view into a full state: deal the unseen politics cards at random to the
-    other players' hands (by their sizes) and the deck, and give it a fresh RNG."""
+    other players' hands (by their sizes) and the deck, and give it a fresh RNG.
+
+    In the view of a seat not to move, the seat to move may owe a payment, so its real hand
+    can pay: a deal that could not is dealt again (the deals consistent with the view, drawn
+    uniformly). The seat to move's own view, the search's, deals once as before."""
+    cdef int buf[N_ACTIONS]
+    cdef int tries = 0
     s.rng = mix_seed(seed)
     deal_hidden_hands(s, s.viewer, &s.rng)
+    if s.viewer != s.current and not s.game_over:
+        while legal_actions(s, buf) == 0 and tries < MAX_REDEALS:
+            deal_hidden_hands(s, s.viewer, &s.rng)
+            tries += 1
     s.viewer = -1
 
 

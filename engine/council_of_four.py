@@ -39,8 +39,11 @@ def _action_protos() -> tuple[pb.Action, ...]:
 
 
 def action_proto(state: Any, action_id: int) -> pb.Action:
-    """The (shared, read-only) Action message of an id: copy it into a response field."""
-    return _action_protos()[action_id]
+    """The Action message of an id, the caller's own (a copy of the one built once: a
+    caller that changed a shared one would change every later answer)."""
+    message = pb.Action()
+    message.CopyFrom(_action_protos()[action_id])
+    return message
 
 
 def _action_from_proto(state: Any, msg: pb.Action) -> int:
@@ -61,16 +64,6 @@ def _describe(state: Any, action_id: int) -> str:
     from council.engine.actions import describe
 
     return describe(state, action_id)
-
-
-def _read(msg: pb.GameState, view_of: int) -> tuple[State | None, Problems]:
-    if msg.HasField("the_council"):
-        problem = (
-            "a part of The Council's position: config.game must then be GAME_THE_COUNCIL "
-            "(absent means Council of Four)"
-        )
-        return None, [("the_council", problem)]
-    return read_state(msg, view_of)
 
 
 def _read_config(fields: dict[str, Any], path: str, complete: bool) -> tuple[Any, Problems]:
@@ -116,7 +109,7 @@ GAME = register(
         state_format=FORMAT,
         num_actions=NUM_ACTIONS,
         action_ranges=_action_ranges(),
-        read=_read,
+        read=read_state,  # another game's part is refused before (serialize)
         write=write_state,
         read_config=_read_config,
         action_to_proto=action_proto,

@@ -44,7 +44,7 @@ from council.engine import Position
 from council.engine._document import FORMAT
 from council.engine._status import problems
 from council.engine.config import GameConfig, TheCouncilConfig
-from council.engine.games import game_of, game_of_proto
+from council.engine.games import all_games, game_of, game_of_proto
 from council.v1 import game_pb2 as pb
 
 if TYPE_CHECKING:
@@ -97,6 +97,10 @@ def state_to_proto(state: Position) -> pb.GameState:
     return game_of(state).write(state)
 
 
+# The GameState fields that hold one game's part of a position, named after the game.
+_PARTS = frozenset(f.name for f in pb.GameState.DESCRIPTOR.fields if f.message_type is not None)
+
+
 def state_from_proto(msg: pb.GameState, *, view_of: int | None = None) -> Position:
     """Validate a GameState message and build the position it describes, of the game its
     ``config.game`` names (``council.engine.games``; absent: the default game).
@@ -110,6 +114,15 @@ def state_from_proto(msg: pb.GameState, *, view_of: int | None = None) -> Positi
         game = game_of_proto(msg.config.game)
     except ValueError as e:
         raise StateValidationError([("config.game", str(e))]) from None
+    for other in all_games():  # another game's part of the message: which game is meant?
+        part = other.module_name
+        if other is not game and part in _PARTS and msg.HasField(part):
+            default = game_of_proto(pb.GAME_UNSPECIFIED).display_name
+            problem = (
+                f"a part of {other.display_name}'s position: config.game must then be "
+                f"{pb.Game.Name(other.proto)} (absent means {default})"
+            )
+            raise StateValidationError([(part, problem)])
     state, found = game.read(msg, -1 if view_of is None else view_of)
     if state is None:  # a reader gives a position exactly when it found no problem
         raise StateValidationError(found)

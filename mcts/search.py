@@ -51,14 +51,15 @@ def _kind_weight_pairs(weights: Mapping[str, float] | KindWeights) -> KindWeight
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """How the search plays and evaluates (defaults tuned by measured strength, see README).
+    """How the search plays and evaluates (defaults tuned by measured strength: the figures
+    are in docs/results.md).
 
     Flat for its users (presets, agents' ``key=value`` specs and ``dataclasses.replace``
     name a setting alone, and no two groups share a name), it holds two kinds of setting:
     the search's own (selection, exploration, rollout length, the reward's mix: the
     compiled ``_search.SETTINGS``) and each game's evaluation settings, read by that game's
-    search module (``_council_of_four_search.SETTINGS``, ``_the_council_search.SETTINGS``;
-    a search ignores the other game's). The model files are loaded here.
+    compiled search module (its ``SETTINGS``; a search ignores the other games'). The model
+    files are loaded here.
 
     ``kind_weights`` takes a mapping or (name, weight) pairs and keeps pairs, so that a
     config hashes (a preset or agent can key a cache by it):

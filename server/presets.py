@@ -3,9 +3,9 @@
 The single table of the service's strengths, weakest first. Iteration budgets keep a
 preset's answers reproducible (same view and seed, same action) and independent of the
 machine's speed; the RPC deadline and the server's ``max_search_time`` still cap them.
-Each preset beats the one below it in each game (Council of Four: head to head, 2 players;
-The Council: one seat against three of the preset below; seats rotated, 200 games each,
-``python bench/strength.py``); the figures are in docs/service.md and the README.
+Each preset beats the one below it in each game (two-seat games head to head, four-seat
+games one seat against three of the preset below; seats rotated, 200 games each,
+``python bench/strength.py``); the figures are in docs/results.md.
 
 A client builds the request's ``SearchLimits`` with ``search_limits``; the server turns them
 into a budget with ``search_budget``, its own caps applied last:
@@ -26,7 +26,7 @@ Each game has its own budgets, registered by the game's own module of this packa
     >>> from council.engine.games import all_games
     >>> strong = search_limits("strong")
     >>> [search_budget(strong, "casual", max_iterations=100_000, max_time_s=10.0, game=g.name)
-    ...  for g in all_games()]
+    ...  for g in all_games()[:2]]
     [(5000, 10.0), (10000, 10.0)]
 """
 
@@ -80,7 +80,7 @@ class Preset:
 
 
 # The measured figures (win rates between presets and against each game's expert) are in
-# the README, from bench/strength.py; a ranking only says how the presets rank, so it
+# docs/results.md, from bench/strength.py; a ranking only says how the presets rank, so it
 # cannot go stale.
 PRESETS: tuple[Preset, ...] = (
     Preset("beginner", pb.STRENGTH_PRESET_BEGINNER),

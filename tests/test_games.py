@@ -2,12 +2,13 @@
 every part of its record (``council.engine.games``) and a registration in each layer above
 the rules (the search's settings and agents, ``council.mcts.games``; the service's preset
 budgets, ``council.server.presets``), and those parts work together. A game that lacks one
-fails ``test_every_game_has_every_part`` with the game and the part named."""
+fails ``test_every_game_has_every_part`` with the game and the part named. How every game
+plays (random play, views, round trips, every RPC, a golden playthrough) is tested over
+the registry in tests/games/."""
 
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import pytest
 from google.protobuf import json_format
@@ -21,7 +22,6 @@ from council.engine.games import (
     game_of_proto,
     register,
 )
-from council.engine.serialize import state_from_proto, state_to_proto
 from council.mcts.games import search_game
 from council.server import convert, presets
 from council.server.cli import main
@@ -106,42 +106,6 @@ def test_the_registry_looks_games_up_three_ways_and_refuses_a_second_registratio
         with pytest.raises(ValueError, match="is " + first.name):
             register(dataclasses.replace(first, **taken))
     assert all_games() == GAMES  # nothing was added
-
-
-def _random_positions(game: Game, players: int, seed: int, count: int = 40):
-    """Positions of one seeded random game, the start and every few actions after."""
-    rng = random.Random(seed)
-    state = game.new_game(game.config_class(players=players), seed=seed)
-    step = 0
-    while not state.is_terminal() and step < 2000:
-        if step % 7 == 0:
-            yield state.clone()
-        state.apply(rng.choice(state.legal_actions()))
-        step += 1
-    yield state
-
-
-@pytest.mark.parametrize("game", GAMES, ids=IDS)
-def test_messages_and_actions_round_trip(game):
-    for players in game.players:
-        for state in _random_positions(game, players, seed=players):
-            msg = state_to_proto(state)
-            assert msg.format == game.state_format
-            assert state_from_proto(msg) == state
-            view = state.view(0)
-            assert state_from_proto(state_to_proto(view)) == view
-            if state.is_terminal():
-                continue
-            for a in state.legal_actions():
-                m = game.action_to_proto(state, a)
-                assert m.id == a and m.kind in game.action_kinds
-                assert game.action_from_proto(state, m) == a
-                assert state.action_from_text(state.action_to_text(a)) == a
-                assert game.describe(state, a)
-                public, secret = game.public_action(state, a)
-                assert public.text and (secret or public == m)
-            line = state.legal_actions()[:1]
-            assert len(game.line_to_protos(view, line, 1)) == 1
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)

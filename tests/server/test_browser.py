@@ -33,6 +33,7 @@ import pytest
 from google.protobuf import json_format
 
 from council.engine import _the_council as tc
+from council.engine.games import all_games
 from council.engine.serialize import state_from_proto, state_to_proto
 from council.server.app import start_server
 from council.server.config import ServerConfig
@@ -176,11 +177,8 @@ def test_the_page_in_chromium_plays_a_whole_game_of_the_council(
     assert seen["consoleErrors"] == [] and seen["pageErrors"] == []
     assert seen["failedRequests"] == [] and seen["allSameOrigin"]
     assert seen["duplicateIds"] == []
-    # The form: both games (GetEngineInfo's), The Council's seat range.
-    assert seen["gameChoices"] == [
-        ["council-of-four", "Council of Four"],
-        ["the-council", "The Council"],
-    ]
+    # The form: every registered game (GetEngineInfo's), The Council's seat range.
+    assert seen["gameChoices"] == [[g.name, g.display_name] for g in all_games()]
     assert seen["seatCounts"] == ["3", "4", "5"]
     assert seen["title"] == seen["heading"] == "The Council" and seen["boardRole"] == "group"
     # The opening in seat 0's view: the draft, the suits, the empire at the top, three seats.

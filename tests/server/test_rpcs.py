@@ -90,22 +90,6 @@ def test_new_game_rejects_bad_config(stub):
 # -- ListLegalActions ----------------------------------------------------------------------
 
 
-def test_list_legal_actions_full_state_and_view(stub):
-    state = played(4, seed=3, actions=40)
-    seat = state.current_player
-    expected = state.legal_actions()
-    response = stub.ListLegalActions(spb.ListLegalActionsRequest(state=to_proto(state)))
-    assert response.seat == seat
-    assert response.decision == state.decision()[0]
-    assert [a.id for a in response.actions] == expected
-    assert [a.text for a in response.actions] == [Action.from_id(a).to_text() for a in expected]
-    from_view = stub.ListLegalActions(
-        spb.ListLegalActionsRequest(state=to_proto(state.view(seat)), include_descriptions=True)
-    )
-    assert [a.id for a in from_view.actions] == expected
-    assert all(a.description for a in from_view.actions)
-
-
 def test_list_legal_actions_structured_form(stub):
     state = State.new_game(GameConfig(players=2), seed=1)
     response = stub.ListLegalActions(spb.ListLegalActionsRequest(state=to_proto(state)))

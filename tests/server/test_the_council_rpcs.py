@@ -60,18 +60,6 @@ def invalid(call_) -> list[tuple[str, str]]:
 # -- NewGame, GetView, GetEngineInfo, RenderPosition -------------------------------------------
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
-def test_new_game(stub, players):
-    response = new_game(stub, players=players, seed=11, include_views=True)
-    state = state_from_proto(response.state)
-    assert state == TheCouncilState.new_game(players, seed=11)
-    assert response.state.format == "the-council/1"
-    assert [v.seat for v in response.views] == list(range(players))
-    for v in response.views:
-        assert state_from_proto(v.state) == state.view(v.seat)
-    assert response.views[1].state.viewer == 1 and not response.views[1].state.HasField("rng")
-
-
 def test_new_game_refuses_other_seat_counts_and_council_of_four_variants(stub):
     config = pb.GameConfig(game=THE_COUNCIL, players=2, layout="ABA")
     found = invalid(lambda: stub.NewGame(spb.NewGameRequest(config=config, seed=1)))
@@ -105,7 +93,7 @@ def test_get_view_and_render(stub):
 def test_engine_info_lists_both_games(stub):
     info = stub.GetEngineInfo(spb.GetEngineInfoRequest())
     assert info.state_format == "council-of-four/1" and info.num_actions == 605
-    cof, tc = info.games
+    cof, tc = info.games[:2]  # the games registered after them follow
     assert (cof.game, cof.name, cof.min_players, cof.max_players) == (
         pb.GAME_COUNCIL_OF_FOUR,
         "council-of-four",
@@ -146,7 +134,7 @@ def test_engine_info_lists_both_games(stub):
 def test_engine_info_lists_the_councils_cards(stub):
     """A front-end shows a card's rank and suits from GetEngineInfo: the core's own table, in
     its order (the PICK ids'); Council of Four has none of these fields."""
-    cof, tc = stub.GetEngineInfo(spb.GetEngineInfoRequest()).games
+    cof, tc = stub.GetEngineInfo(spb.GetEngineInfoRequest()).games[:2]
     assert (list(cof.suits), list(cof.card_ranks), list(cof.cards)) == ([], [], [])
     assert (cof.draft_rounds, cof.events_per_hand) == (0, 0)
     assert list(tc.suits) == list(SUITS) == ["Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots"]
@@ -369,18 +357,6 @@ def test_recommend_action_searches_the_seats_view(stub):
             )
         )
     assert e.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-
-
-def test_analyze_position_ends_with_the_recommendation(stub):
-    state = played(3, 6, in_phase("draft"))
-    request = dict(state=state_to_proto(state), limits=pb.SearchLimits(iterations=300), seed=9)
-    stream = list(stub.AnalyzePosition(spb.AnalyzePositionRequest(**request)))
-    assert [m.final for m in stream][-1] and not any(m.final for m in stream[:-1])
-    final = stream[-1].result
-    recommended = stub.RecommendAction(spb.RecommendActionRequest(**request)).result
-    final.stats.ClearField("elapsed")
-    recommended.stats.ClearField("elapsed")
-    assert final == recommended
 
 
 def test_a_whole_game_over_grpc_with_recommendations_for_every_seat(stub):
