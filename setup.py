@@ -98,9 +98,11 @@ extensions = [
         ("engine", "_document"),
         ("engine", "_status"),
         ("engine", "_the_council"),
+        ("engine", "_kuhn_poker"),
         ("mcts", "_evaluation"),
         ("mcts", "_council_of_four_search"),
         ("mcts", "_the_council_search"),
+        ("mcts", "_kuhn_poker_search"),
         ("mcts", "_search"),
     )
 ]

@@ -201,3 +201,7 @@ def default_game() -> Game:
 
 # The games register themselves as they are imported; the default game first.
 from council.engine import council_of_four, the_council  # noqa: E402, F401
+
+# isort: split
+# Games added later register after them, in the order GetEngineInfo lists them.
+from council.engine import kuhn_poker  # noqa: E402, F401

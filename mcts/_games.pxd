@@ -13,6 +13,10 @@ from libc.stdint cimport uint64_t
 from council.engine._core cimport (
     GameState, MAX_PLAYERS, N_ACTIONS, State, apply_action, determinize, legal_actions,
 )
+from council.engine._kuhn_poker cimport (
+    KP_N_ACTIONS, KP_PLAYERS, KPState, KuhnPokerState, kp_apply, kp_determinize,
+    kp_legal_actions,
+)
 from council.engine._the_council cimport (
     PH_OVER, TC_MAX_PLAYERS, TC_N_ACTIONS, TCState, TheCouncilState, tc_apply,
     tc_determinize, tc_legal_actions,
@@ -20,6 +24,9 @@ from council.engine._the_council cimport (
 from council.mcts._council_of_four_search cimport (
     CouncilOfFourEvaluation, cof_below_root_action, cof_evaluate, cof_fill_evaluation,
     cof_pending_decision, cof_prior, cof_rollout_action,
+)
+from council.mcts._kuhn_poker_search cimport (
+    KuhnPokerEvaluation, kp_evaluate, kp_fill_evaluation, kp_prior, kp_rollout_action,
 )
 from council.mcts._the_council_search cimport (
     TheCouncilEvaluation, tc_below_root_action, tc_evaluate, tc_fill_evaluation, tc_prior,
@@ -29,6 +36,7 @@ from council.mcts._the_council_search cimport (
 cdef enum:
     GAME_COUNCIL_OF_FOUR = 0
     GAME_THE_COUNCIL = 1
+    GAME_KUHN_POKER = 2
     # The largest seat count and action space of the games (any_bounds_hold, checked when
     # _search loads).
     ANY_MAX_PLAYERS = 5
@@ -37,16 +45,19 @@ cdef enum:
 ctypedef union AnyState:
     GameState cof
     TCState tc
+    KPState kp
 
 ctypedef union AnyEvaluation:
     CouncilOfFourEvaluation cof
     TheCouncilEvaluation tc
+    KuhnPokerEvaluation kp
 
 
 cdef inline bint any_bounds_hold():
     cdef int most_players = ANY_MAX_PLAYERS, most_actions = ANY_N_ACTIONS
     return (most_players >= MAX_PLAYERS and most_players >= TC_MAX_PLAYERS
-            and most_actions >= N_ACTIONS and most_actions >= TC_N_ACTIONS)
+            and most_actions >= N_ACTIONS and most_actions >= TC_N_ACTIONS
+            and most_players >= KP_PLAYERS and most_actions >= KP_N_ACTIONS)
 
 
 cdef inline int any_load(AnyState* s, object position) except -1:
@@ -57,7 +68,10 @@ cdef inline int any_load(AnyState* s, object position) except -1:
     if isinstance(position, TheCouncilState):
         s.tc = (<TheCouncilState>position).s
         return GAME_THE_COUNCIL
-    raise TypeError(f"root: a State or a TheCouncilState, not {type(position).__name__}")
+    if isinstance(position, KuhnPokerState):
+        s.kp = (<KuhnPokerState>position).s
+        return GAME_KUHN_POKER
+    raise TypeError(f"root: a position of a registered game, not {type(position).__name__}")
 
 
 cdef inline int any_fill_evaluation(int game, AnyEvaluation* E, dict params, bint with_prior,
@@ -67,6 +81,8 @@ cdef inline int any_fill_evaluation(int game, AnyEvaluation* E, dict params, bin
     game has no such model."""
     if game == GAME_THE_COUNCIL:
         return tc_fill_evaluation(&E.tc, params, with_prior, value_model, policy_model)
+    if game == GAME_KUHN_POKER:
+        return kp_fill_evaluation(&E.kp, params, with_prior, value_model, policy_model)
     return cof_fill_evaluation(&E.cof, params, with_prior, value_model, policy_model)
 
 
@@ -76,6 +92,8 @@ cdef inline void any_evaluate(int game, AnyEvaluation* E, AnyState* s, int viewe
     (`viewer`: the searching seat, -1 in a full-state search; `rng`: the search's own)."""
     if game == GAME_THE_COUNCIL:
         tc_evaluate(&E.tc, &s.tc, win, margin)
+    elif game == GAME_KUHN_POKER:
+        kp_evaluate(&E.kp, &s.kp, win, margin)
     else:
         cof_evaluate(&E.cof, &s.cof, viewer, rng, win, margin)
 
@@ -85,6 +103,8 @@ cdef inline int any_rollout_action(int game, AnyEvaluation* E, AnyState* s, int*
     """The rollout policy's pick among the legal `actions`."""
     if game == GAME_THE_COUNCIL:
         return tc_rollout_action(&E.tc, &s.tc, actions, n)
+    if game == GAME_KUHN_POKER:
+        return kp_rollout_action(&E.kp, &s.kp, actions, n)
     return cof_rollout_action(&E.cof, &s.cof, actions, n)
 
 
@@ -93,6 +113,8 @@ cdef inline void any_prior(int game, AnyEvaluation* E, AnyState* s, int* actions
     """The prior over the legal `actions` (PUCT selection)."""
     if game == GAME_THE_COUNCIL:
         tc_prior(&E.tc, &s.tc, actions, n, prior)
+    elif game == GAME_KUHN_POKER:
+        kp_prior(&E.kp, &s.kp, actions, n, prior)
     else:
         cof_prior(&E.cof, &s.cof, actions, n, prior)
 
@@ -103,12 +125,14 @@ cdef inline int any_below_root_action(int game, AnyEvaluation* E, AnyState* s, i
     where the decision is a tree node."""
     if game == GAME_THE_COUNCIL:
         return tc_below_root_action(&E.tc, &s.tc, actions, n)
+    if game == GAME_KUHN_POKER:
+        return -1  # every decision is a tree node
     return cof_below_root_action(&E.cof, &s.cof, actions, n)
 
 
 cdef inline bint any_pending_decision(int game, AnyState* s) noexcept nogil:
     """The seat to act is in the middle of a decision (a payment, a bonus choice)."""
-    if game == GAME_THE_COUNCIL:
+    if game == GAME_THE_COUNCIL or game == GAME_KUHN_POKER:
         return False
     return cof_pending_decision(&s.cof)
 
@@ -116,12 +140,16 @@ cdef inline bint any_pending_decision(int game, AnyState* s) noexcept nogil:
 cdef inline int any_legal_actions(int game, AnyState* s, int* out) noexcept nogil:
     if game == GAME_THE_COUNCIL:
         return tc_legal_actions(&s.tc, out)
+    if game == GAME_KUHN_POKER:
+        return kp_legal_actions(&s.kp, out)
     return legal_actions(&s.cof, out)
 
 
 cdef inline void any_apply(int game, AnyState* s, int action) noexcept nogil:
     if game == GAME_THE_COUNCIL:
         tc_apply(&s.tc, action)
+    elif game == GAME_KUHN_POKER:
+        kp_apply(&s.kp, action)
     else:
         apply_action(&s.cof, action)
 
@@ -129,6 +157,8 @@ cdef inline void any_apply(int game, AnyState* s, int action) noexcept nogil:
 cdef inline void any_determinize(int game, AnyState* s, uint64_t seed) noexcept nogil:
     if game == GAME_THE_COUNCIL:
         tc_determinize(&s.tc, seed)
+    elif game == GAME_KUHN_POKER:
+        kp_determinize(&s.kp, seed)
     else:
         determinize(&s.cof, seed)
 
@@ -137,28 +167,38 @@ cdef inline uint64_t* any_rng(int game, AnyState* s) noexcept nogil:
     """The word that drives the position's chance (card draws, reveals)."""
     if game == GAME_THE_COUNCIL:
         return &s.tc.rng
+    if game == GAME_KUHN_POKER:
+        return &s.kp.rng
     return &s.cof.rng
 
 
 cdef inline bint any_game_over(int game, AnyState* s) noexcept nogil:
     if game == GAME_THE_COUNCIL:
         return s.tc.phase == PH_OVER
+    if game == GAME_KUHN_POKER:
+        return s.kp.current < 0
     return s.cof.game_over
 
 
 cdef inline int any_current(int game, AnyState* s) noexcept nogil:
     if game == GAME_THE_COUNCIL:
         return s.tc.current
+    if game == GAME_KUHN_POKER:
+        return s.kp.current
     return s.cof.current
 
 
 cdef inline int any_n_players(int game, AnyState* s) noexcept nogil:
     if game == GAME_THE_COUNCIL:
         return s.tc.n_players
+    if game == GAME_KUHN_POKER:
+        return s.kp.n_players
     return s.cof.n_players
 
 
 cdef inline int any_viewer(int game, AnyState* s) noexcept nogil:
     if game == GAME_THE_COUNCIL:
         return s.tc.viewer
+    if game == GAME_KUHN_POKER:
+        return s.kp.viewer
     return s.cof.viewer

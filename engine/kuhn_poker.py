@@ -1,0 +1,168 @@
+"""Kuhn poker's registration (``council.engine.games``): its configuration, its text and SVG
+drawing, and its record's parts. It is the worked example of CONTRIBUTING.md's "Adding a
+game": its rules are the compiled core (``KuhnPokerState``, ``_kuhn_poker.pyx``), its
+messages and action codec are ``kuhn_poker_messages``, its position message is
+``council/v1/kuhn_poker.proto``.
+
+>>> from council.engine.games import game_named
+>>> game = game_named("kuhn-poker")
+>>> state = game.new_game(seed=3)
+>>> print(game.render_text(state.view(0)))
+Kuhn poker: seat 0 to act (pass or bet)
+seat 0: J  (antes 1)
+seat 1: ?  (antes 1)
+betting: none yet
+>>> [m.text for m in game.line_to_protos(state.view(0), [1, 1], 7)]
+['bet', 'call']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+from xml.sax.saxutils import escape
+
+from council.engine import kuhn_poker_messages as messages
+from council.engine._kuhn_poker import CARD_NAMES, NO_CARD, NUM_ACTIONS, PLAYERS, KuhnPokerState
+from council.engine.games import Game, Problems, register
+from council.v1 import game_pb2 as pb
+
+__all__ = ["GAME", "KuhnPokerConfig", "render_svg", "render_text"]
+
+
+@dataclass(frozen=True)
+class KuhnPokerConfig:
+    """A game of Kuhn poker: 2 seats, its only configuration.
+
+    >>> KuhnPokerConfig().new_game(seed=1).n_players
+    2
+    """
+
+    players: int = PLAYERS
+
+    def validate(self) -> KuhnPokerConfig:
+        if self.players != PLAYERS:
+            raise ValueError(f"players: Kuhn poker seats {PLAYERS}, got {self.players!r}")
+        return self
+
+    def new_game(self, seed: int = 0) -> KuhnPokerState:
+        return KuhnPokerState.new_game(self, seed=seed)
+
+
+def _put_in(state: KuhnPokerState, seat: int) -> int:
+    """The chips `seat` has put in: its ante and any bet or call."""
+    return 1 + sum(1 for i, a in enumerate(state.history) if a == 1 and i % 2 == seat)
+
+
+def render_text(state: KuhnPokerState) -> str:
+    """A few lines: who acts, each seat's card (``?`` where the view cannot see it) and
+    chips put in, the betting, and the outcome once the game is over."""
+    if state.is_terminal():
+        head = "Kuhn poker: over, " + ("showdown" if state.showed_down else "a fold")
+    else:
+        seat = state.current_player
+        choice = " or ".join(state.action_to_text(a) for a in range(NUM_ACTIONS))
+        head = f"Kuhn poker: seat {seat} to act ({choice})"
+    lines = [head]
+    for p, c in enumerate(state.cards):
+        card = "?" if c == NO_CARD else CARD_NAMES[c]
+        put = _put_in(state, p)
+        lines.append(f"seat {p}: {card}  (antes 1" + (", bets 1)" if put > 1 else ")"))
+    replay = KuhnPokerState.from_deal([0, 1], [])
+    said = []
+    for p, a in enumerate(state.history):
+        said.append(f"seat {p % 2} {replay.action_to_text(a)}")
+        replay.apply(a)
+    lines.append("betting: " + (", ".join(said) if said else "none yet"))
+    if state.is_terminal():
+        lines.append(f"chips won: {state.scores()}")
+    return "\n".join(lines)
+
+
+def render_svg(state: KuhnPokerState) -> str:
+    """``render_text``'s lines as an SVG document, one ``<text>`` a line.
+
+    >>> render_svg(KuhnPokerState.new_game(seed=3)).startswith("<svg")
+    True
+    """
+    lines = render_text(state).splitlines()
+    width = 16 + 8 * max(len(line) for line in lines)
+    height = 16 + 18 * len(lines)
+    texts = "".join(
+        f'<text id="line-{i}" x="8" y="{8 + 18 * (i + 1) - 4}">{escape(line)}</text>'
+        for i, line in enumerate(lines)
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="monospace" font-size="13">'
+        f'<rect width="{width}" height="{height}" fill="#f4f8f2"/>{texts}</svg>\n'
+    )
+
+
+def _read(msg: pb.GameState, view_of: int) -> tuple[KuhnPokerState | None, Problems]:
+    return messages.read(msg)  # a full state names both cards: no partial states to read
+
+
+def _read_config(fields: dict[str, Any], path: str, complete: bool) -> tuple[Any, Problems]:
+    found = [
+        (
+            f"{path}.{f}",
+            "a rule variant of Council of Four: Kuhn poker's configuration is "
+            "game and players only",
+        )
+        for f in fields
+        if f != "players"
+    ]
+    if complete and "players" not in fields:
+        found.append((f"{path}.players", "required field is missing"))
+    if found:
+        return None, found
+    try:
+        return KuhnPokerConfig(**fields).validate(), []
+    except ValueError as e:
+        _, _, problem = str(e).partition(": ")
+        return None, [(f"{path}.players", problem)]
+
+
+def _line(view: KuhnPokerState, line: Sequence[int], seed: int) -> list[pb.Action]:
+    """A line of actions, each named in the position it is taken in (fold, call ...)."""
+    world = view.determinize(seed) if view.is_view else view.clone()
+    out = []
+    for a in line:
+        if world.is_terminal() or not world.is_legal(a):
+            out.append(pb.Action(id=a, kind=messages.ACTION_KINDS[a], text=f"action {a}"))
+            continue
+        out.append(messages.action_to_proto(world, a))
+        world.apply(a)
+    return out
+
+
+GAME = register(
+    Game(
+        name="kuhn-poker",
+        display_name="Kuhn poker",
+        proto=pb.GAME_KUHN_POKER,
+        config_class=KuhnPokerConfig,
+        state_class=KuhnPokerState,
+        players=(PLAYERS,),
+        state_format=messages.FORMAT,
+        num_actions=NUM_ACTIONS,
+        action_ranges=tuple(messages.ACTION_RANGES),
+        read=_read,
+        write=messages.write,
+        read_config=_read_config,
+        action_to_proto=messages.action_to_proto,
+        action_from_proto=messages.action_from_proto,
+        public_action=messages.public_action_proto,
+        line_to_protos=_line,
+        describe=messages.describe,
+        render_text=render_text,
+        render_svg=render_svg,
+        info=lambda: {"card_ranks": list(CARD_NAMES)},
+        progress=lambda state: f"action {state.turn}",
+        routine=lambda state, action: False,
+        fixed_action_protos=False,  # fold and call are named by the position
+        foreign_fields=("board", "players", "turn"),
+    )
+)
