@@ -180,10 +180,17 @@ function logMove(seat, action, secret, before) {
   game.secrets = [];
 }
 
-// The seat to move (zero values are absent from Connect JSON).
+// A game's own part of a GameState is the field named after it (the-council: theCouncil,
+// kuhn-poker: kuhnPoker, as Connect JSON names it); Council of Four's is the message itself.
+function partOf(state) {
+  return state[game.name.replace(/-(\w)/g, (_, c) => c.toUpperCase())];
+}
+
+// The seat to move (zero values are absent from Connect JSON): every game's part says it as
+// `current`, Council of Four's in `turn`.
 function toMove(state) {
-  if (state.theCouncil) return state.theCouncil.current || 0;
-  return state.turn ? state.turn.current || 0 : 0;
+  const part = partOf(state) || state.turn;
+  return part ? part.current || 0 : 0;
 }
 
 // The seats the page holds a player ticket of: the humans (with no human, seat 0, watched).
@@ -747,7 +754,7 @@ function showScores() {
   for (const { score, seat } of order) {
     const item = document.createElement("li");
     const won = game.winners.includes(seat) ? " — winner" : "";
-    const points = game.name === "the-council" ? plural(score, "point") : `${score} VP`;
+    const points = game.name === "council-of-four" ? `${score} VP` : plural(score, "point");
     item.textContent = `${seatLabel(seat)}: ${points}${won}`;
     list.append(item);
   }

@@ -100,10 +100,10 @@ def page_address():
     server.stop(grace=None)
 
 
-def _play(node: str, chromium: str, script: str, address: str, shots: Path) -> dict:
+def _play(node: str, chromium: str, script: str, address: str, shots: Path, *more: str) -> dict:
     """Runs tests/browser/`script` against the page at `address`; what it saw."""
     out = subprocess.run(
-        [node, str(BROWSER / script), address, str(shots)],
+        [node, str(BROWSER / script), address, str(shots), *more],
         cwd=BROWSER,
         capture_output=True,
         text=True,
@@ -428,3 +428,21 @@ def _views_showing_secrets(found: object) -> list[str]:
         for value in found:
             leaks += _views_showing_secrets(value)
     return leaks
+
+
+def test_the_page_plays_every_registered_game_on_a_phone(node, chromium, page_address, tmp_path):
+    # Every game GetEngineInfo lists, from the New game form, at a phone's width: Kuhn poker
+    # to its end, the longer games for a few moves each, with no error on the way.
+    seen = _play(node, chromium, "every_game.mjs", page_address, tmp_path, "6")
+    assert seen["consoleErrors"] == [] and seen["pageErrors"] == []
+    assert seen["failedRequests"] == [] and seen["allSameOrigin"]
+    assert list(seen["games"]) == [g.name for g in all_games()]
+    for game in all_games():
+        played = seen["games"][game.name]
+        assert played["label"] == game.display_name
+        assert played["seatCounts"] == [str(n) for n in game.players]
+        assert played["error"] is None, played
+        assert played["moves"] > 0 or played["ended"], played
+        assert (tmp_path / f"every-game-{game.name}.png").read_bytes().startswith(b"\x89PNG")
+    kuhn = seen["games"]["kuhn-poker"]
+    assert kuhn["ended"] and kuhn["status"] == "Game over" and len(kuhn["scores"]) == 2

@@ -1,0 +1,42 @@
+// The web page (server/web) playing each game GetEngineInfo lists, in headless Chromium
+// (launch.mjs). Usage: node every_game.mjs http://127.0.0.1:PORT SCREENSHOT_DIR MOVES
+// For every game of the New game form: its fewest seats, seat 0 human and the others beginner
+// bots; then the first listed action each time, up to MOVES of seat 0's moves or the end, at a
+// phone's size (390 x 844). Writes every-game-<name>.png and prints one JSON line: per game,
+// its label, seat counts offered, moves played, whether it ended, the status line and scores.
+import { join } from "node:path";
+import { endOfGame, nextTurn, withPage } from "./launch.mjs";
+
+const [base, shots, moves] = process.argv.slice(2);
+const BUTTONS = "#actions button[data-action-id]";
+
+await withPage(base, async (page, seen) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${base}/?bot_delay_ms=0&seed=3`);
+  await page.locator(BUTTONS).first().waitFor();
+  const games = await page.locator("#game-choice option").evaluateAll(
+    (options) => options.map((o) => [o.value, o.textContent]));
+  seen.games = {};
+  for (const [name, label] of games) {
+    const played = { label };
+    await page.selectOption("#game-choice", name);
+    played.seatCounts = await page.locator("#seat-count option").allTextContents();
+    await page.selectOption("#seat-count", played.seatCounts[0]);
+    const bots = page.locator("#seat-choices select");
+    for (let seat = 1; seat < (await bots.count()); seat++) {
+      await bots.nth(seat).selectOption("beginner");
+    }
+    await page.locator("#new-game-button").click();
+    played.moves = 0;
+    let next = await nextTurn(page);
+    while (next === "move" && played.moves < Number(moves)) {
+      await page.locator(BUTTONS).first().click();
+      played.moves += 1;
+      next = await nextTurn(page);
+    }
+    played.ended = next === "over";
+    await endOfGame(page, played);
+    await page.screenshot({ path: join(shots, `every-game-${name}.png`), fullPage: true });
+    seen.games[name] = played;
+  }
+});
