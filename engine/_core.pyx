@@ -1105,23 +1105,15 @@ cdef class State:
     __deepcopy__ = _position_deepcopy
 
     # -- basic queries -------------------------------------------------------------------
-    @property
-    def n_players(self):
-        return self.s.n_players
+    n_players = property(_position_n_players)
 
     @property
     def current_player(self):
         """The seat to act (-1 once the game is over)."""
         return -1 if self.s.game_over else self.s.current
 
-    @property
-    def viewer(self):
-        """-1 for a full state; the seat whose view this is otherwise."""
-        return self.s.viewer
-
-    @property
-    def is_view(self):
-        return self.s.viewer >= 0
+    viewer = property(_position_viewer)
+    is_view = property(_position_is_view)
 
     def is_terminal(self):
         return bool(self.s.game_over)

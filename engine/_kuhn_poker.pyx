@@ -212,23 +212,15 @@ cdef class KuhnPokerState:
     __deepcopy__ = _position_deepcopy
 
     # -- the position --------------------------------------------------------------------
-    @property
-    def n_players(self):
-        return self.s.n_players
+    n_players = property(_position_n_players)
 
     @property
     def current_player(self):
         """The seat to act (-1 once the game is over)."""
         return self.s.current
 
-    @property
-    def viewer(self):
-        """-1 for a full state; the seat whose view this is otherwise."""
-        return self.s.viewer
-
-    @property
-    def is_view(self):
-        return self.s.viewer >= 0
+    viewer = property(_position_viewer)
+    is_view = property(_position_is_view)
 
     def is_terminal(self):
         return self.s.current < 0

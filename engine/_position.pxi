@@ -61,6 +61,22 @@ cdef inline bint _position_eq(_Position self, other) except -1:
 
 
 @cython.embedsignature(False)
+def _position_n_players(_Position self):
+    return self.s.n_players
+
+
+@cython.embedsignature(False)
+def _position_viewer(_Position self):
+    """-1 for a full state; the seat whose view this is otherwise."""
+    return self.s.viewer
+
+
+@cython.embedsignature(False)
+def _position_is_view(_Position self):
+    return self.s.viewer >= 0
+
+
+@cython.embedsignature(False)
 def _position_clone(_Position self):
     """An independent copy of this position."""
     return _copy(self)
