@@ -23,9 +23,11 @@ import sys
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from council.engine import Position
-from council.engine.games import GameSettings, default_game
+from council.engine.games import GameSettings, default_game, game_of
+from council.engine.record import RecordedPlayer, record_of, record_to_json
 from council.mcts.agents import agent_label
 
 MAX_TURNS = 300  # every seat's turns together; real games end far sooner
@@ -76,8 +78,10 @@ def play_capped(
     seed: int,
     max_actions: int = MAX_ACTIONS,
     max_turns: int = MAX_TURNS,
+    played: list[int] | None = None,
 ) -> tuple[Position, int, bool]:
-    """``play_game``, returning (final state, number of actions, adjudicated)."""
+    """``play_game``, returning (final state, number of actions, adjudicated); each action
+    taken is appended to ``played`` if given (a game record's moves)."""
     state = config.new_game(seed)
     actions = 0
     while not state.is_terminal():
@@ -88,14 +92,29 @@ def play_capped(
         observed = state.clone() if agent.sees_true_state else state.view(seat)
         action = agent.act(observed, seed=(seed * 7919 + actions) & 0xFFFFFFFF)
         state.apply(action)
+        if played is not None:
+            played.append(action)
         actions += 1
     return state, actions, False
 
 
 def _play(job) -> GameRecord:
-    lineup, config, seed, rotation, max_turns = job
+    lineup, config, seed, rotation, max_turns, recording = job
     seats = [lineup[(s + rotation) % len(lineup)] for s in range(len(lineup))]
-    state, actions, adjudicated = play_capped(seats, config, seed, max_turns=max_turns)
+    played: list[int] | None = None if recording is None else []
+    state, actions, adjudicated = play_capped(
+        seats, config, seed, max_turns=max_turns, played=played
+    )
+    if recording is not None and played is not None:
+        directory, specs = recording
+        game = game_of(config)
+        seat_specs = [specs[(s + rotation) % len(specs)] for s in range(len(specs))]
+        players = [
+            RecordedPlayer(agent_label(a), spec) for a, spec in zip(seats, seat_specs, strict=True)
+        ]
+        record = record_of(config.new_game(seed), played, players, adjudicated=adjudicated)
+        path = Path(directory) / f"{game.name}-{seed}-{rotation}.json"
+        path.write_text(record_to_json(record) + "\n", encoding="utf-8")
     return GameRecord(
         seed=seed,
         rotation=rotation,
@@ -254,21 +273,29 @@ def run_arena(
     workers: int | None = None,
     progress: bool = False,
     max_turns: int = MAX_TURNS,
+    record_dir: str | Path | None = None,
+    specs: Sequence[str] | None = None,
 ) -> ArenaReport:
     """Play ``deals`` seeded deals, each once per rotation of ``lineup`` (one agent per seat).
 
     ``config`` is a configuration of any registered game (default: the default game's
     with the lineup's length as ``players``). Games run in ``workers``
     processes (default: every core). A game still running when turn ``max_turns`` begins
-    is adjudicated there (``play_game``).
+    is adjudicated there (``play_game``). With ``record_dir``, each game's record
+    (``council.engine.record``) is written there as ``<game>-<deal seed>-<rotation>.json``,
+    its players named by ``specs`` (the lineup's agent specs; default their labels).
     """
     players = len(lineup)
     config = config or default_game().config_class(players=players)
     if config.players != players:
         raise ValueError(f"lineup has {players} agents but the game has {config.players} seats")
     config.validate()
+    recording = None
+    if record_dir is not None:
+        Path(record_dir).mkdir(parents=True, exist_ok=True)
+        recording = (str(record_dir), tuple(specs or (agent_label(a) for a in lineup)))
     jobs = [
-        (tuple(lineup), config, seed + d, r, max_turns)
+        (tuple(lineup), config, seed + d, r, max_turns, recording)
         for d in range(deals)
         for r in range(players)
     ]

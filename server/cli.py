@@ -131,6 +131,8 @@ def arena(args: argparse.Namespace) -> int:
         config=config,
         workers=args.workers,
         progress=not args.no_progress,
+        record_dir=args.record,
+        specs=args.agents,
     )
     print(json.dumps(report.to_dict(), indent=2) if args.json else report.to_text())
     return 0
@@ -495,6 +497,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument(
+        "--record",
+        metavar="DIR",
+        help="write each game's record to DIR/<game>-<deal>-<n>.json (council.engine.record)",
+    )
     p.set_defaults(func=arena)
 
     add_learning_commands(sub)  # selfplay, train, train-policy

@@ -38,6 +38,7 @@ DOCUMENTED = {
     "council.engine._core",
     "council.engine.actions",
     "council.engine.board",
+    "council.engine.record",
     "council.engine.config",
     "council.engine.render",
     "council.engine.serialize",
