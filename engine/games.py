@@ -138,6 +138,36 @@ _BY_PROTO: dict[int, Game] = {}
 _BY_CLASS: dict[type, Game] = {}
 
 
+def players_only_config(
+    config_class: type, display_name: str
+) -> Callable[[dict[str, Any], str, bool], tuple[Any, Problems]]:
+    """The ``Game.read_config`` of a game whose configuration is its seat count alone
+    (``config_class(players=...)``): any other field is one of Council of Four's rule
+    variants, named as such."""
+
+    def read(fields: dict[str, Any], path: str, complete: bool) -> tuple[Any, Problems]:
+        found = [
+            (
+                f"{path}.{f}",
+                f"a rule variant of Council of Four: {display_name}'s configuration is "
+                "game and players only",
+            )
+            for f in fields
+            if f != "players"
+        ]
+        if complete and "players" not in fields:
+            found.append((f"{path}.players", "required field is missing"))
+        if found:
+            return None, found
+        try:
+            return config_class(**fields).validate(), []
+        except ValueError as e:
+            _, _, problem = str(e).partition(": ")
+            return None, [(f"{path}.players", problem)]
+
+    return read
+
+
 def register(game: Game) -> Game:
     """Add a game to the registry (ValueError if its name, Game value, state or config
     class is taken, or it is GAME_UNSPECIFIED)."""

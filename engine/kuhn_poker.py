@@ -20,12 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 from xml.sax.saxutils import escape
 
 from council.engine import kuhn_poker_messages as messages
 from council.engine._kuhn_poker import CARD_NAMES, NO_CARD, NUM_ACTIONS, PLAYERS, KuhnPokerState
-from council.engine.games import Game, Problems, register
+from council.engine.games import Game, Problems, players_only_config, register
 from council.v1 import game_pb2 as pb
 
 __all__ = ["GAME", "KuhnPokerConfig", "render_svg", "render_text"]
@@ -104,27 +103,6 @@ def _read(msg: pb.GameState, view_of: int) -> tuple[KuhnPokerState | None, Probl
     return messages.read(msg)  # a full state names both cards: no partial states to read
 
 
-def _read_config(fields: dict[str, Any], path: str, complete: bool) -> tuple[Any, Problems]:
-    found = [
-        (
-            f"{path}.{f}",
-            "a rule variant of Council of Four: Kuhn poker's configuration is "
-            "game and players only",
-        )
-        for f in fields
-        if f != "players"
-    ]
-    if complete and "players" not in fields:
-        found.append((f"{path}.players", "required field is missing"))
-    if found:
-        return None, found
-    try:
-        return KuhnPokerConfig(**fields).validate(), []
-    except ValueError as e:
-        _, _, problem = str(e).partition(": ")
-        return None, [(f"{path}.players", problem)]
-
-
 def _line(view: KuhnPokerState, line: Sequence[int], seed: int) -> list[pb.Action]:
     """A line of actions, each named in the position it is taken in (fold, call ...)."""
     world = view.determinize(seed) if view.is_view else view.clone()
@@ -151,7 +129,7 @@ GAME = register(
         action_ranges=tuple(messages.ACTION_RANGES),
         read=_read,
         write=messages.write,
-        read_config=_read_config,
+        read_config=players_only_config(KuhnPokerConfig, "Kuhn poker"),
         action_to_proto=messages.action_to_proto,
         action_from_proto=messages.action_from_proto,
         public_action=messages.public_action_proto,

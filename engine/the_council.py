@@ -21,7 +21,7 @@ from council.engine import _the_council as tc
 from council.engine import serialize_the_council, the_council_actions
 from council.engine._the_council import TheCouncilState
 from council.engine.config import THE_COUNCIL_PLAYERS, TheCouncilConfig
-from council.engine.games import Game, Problems, register
+from council.engine.games import Game, Problems, players_only_config, register
 from council.engine.render_the_council import render_the_council, render_the_council_svg
 from council.v1 import game_pb2 as pb
 
@@ -30,27 +30,6 @@ __all__ = ["GAME"]
 
 def _read(msg: pb.GameState, view_of: int) -> tuple[TheCouncilState | None, Problems]:
     return serialize_the_council.read(msg)  # it has no partial full states to read as views
-
-
-def _read_config(fields: dict[str, Any], path: str, complete: bool) -> tuple[Any, Problems]:
-    found = [
-        (
-            f"{path}.{f}",
-            "a rule variant of Council of Four: The Council's configuration is "
-            "game and players only",
-        )
-        for f in fields
-        if f != "players"
-    ]
-    if complete and "players" not in fields:
-        found.append((f"{path}.players", "required field is missing"))
-    if found:
-        return None, found
-    try:
-        return TheCouncilConfig(**fields).validate(), []
-    except ValueError as e:
-        _, _, problem = str(e).partition(": ")
-        return None, [(f"{path}.players", problem)]
 
 
 def _line(view: TheCouncilState, line: Sequence[int], seed: int) -> list[pb.Action]:
@@ -108,7 +87,7 @@ GAME = register(
         action_ranges=tuple(the_council_actions.ACTION_RANGES),
         read=_read,
         write=serialize_the_council.write,
-        read_config=_read_config,
+        read_config=players_only_config(TheCouncilConfig, "The Council"),
         action_to_proto=the_council_actions.action_to_proto,
         action_from_proto=the_council_actions.action_from_proto,
         public_action=the_council_actions.public_action_proto,
