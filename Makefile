@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEBUG_LIB := build/debug/lib
 
-.PHONY: run test build debug-build lint browser screenshots bench clean
+.PHONY: run test build debug-build lint browser nginx deploy-local screenshots bench clean
 
 $(STAMP): pyproject.toml setup.py $(wildcard proto/council/v1/*.proto)
 	$(PYTHON) -m venv $(VENV)
@@ -54,12 +54,36 @@ browser:
 		$$sudo apt-get update -q && \
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; }
 
-# The page's screenshots in docs/ (page-opening.png, page-hint.png, page-final.png,
-# page-the-council.png), anew.
-screenshots: build browser
-	COUNCIL_UPDATE_SCREENSHOTS=1 $(PY) -m pytest -p no:cacheprovider tests/server/test_browser.py
+# Debian's nginx, the proxy of docs/deploy.md and of tests/deploy/test_balancer.py (which
+# starts its own, unprivileged, never the system's service): installed with apt-get when
+# missing, as root or through sudo, as `browser` does.
+nginx:
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+		if [ "$$(id -u)" = 0 ]; then sudo=; \
+		elif command -v sudo >/dev/null 2>&1; then sudo=sudo; \
+		else echo "make nginx: nginx is missing; install it as root:" \
+			"apt-get install --no-install-recommends nginx" >&2; exit 1; fi; \
+		command -v apt-get >/dev/null 2>&1 || { echo "make nginx: nginx is missing and" \
+			"there is no apt-get: install nginx" >&2; exit 1; }; \
+		echo "make nginx: installing Debian's nginx for the deployment tests"; \
+		$$sudo apt-get update -q && \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nginx; }
 
-test: build lint debug-build browser
+# Replicas of the service behind nginx on this machine (docs/deploy.md): gRPC on
+# 127.0.0.1:50051 and HTTP on 127.0.0.1:8080 through nginx, the config rendered into
+# build/deploy; Ctrl-C stops them all. REPLICAS=3 for more; SERVE_FLAGS go to each replica.
+REPLICAS ?= 2
+deploy-local: build nginx
+	$(PY) deploy/local.py --replicas $(REPLICAS) --dir build/deploy -- $(SERVE_FLAGS)
+
+# The page's screenshots in docs/ (page-opening.png, page-hint.png, page-final.png,
+# page-the-council.png, layout-GAME-WxH.png), anew; the board's tests run with them, so
+# that the screenshots show a page whose every check passed.
+screenshots: build browser
+	COUNCIL_UPDATE_SCREENSHOTS=1 $(PY) -m pytest -p no:cacheprovider tests/server/test_browser.py \
+		tests/server/test_browser_page.py tests/server/test_browser_board.py
+
+test: build lint debug-build browser nginx
 	$(PY) -m pytest
 	COUNCIL_EXPECT_DEBUG_BUILD=1 PYTHONPATH=$(DEBUG_LIB) $(PY) -m pytest -p no:cacheprovider \
 		tests/engine/test_random_play.py tests/engine/test_sampling.py \

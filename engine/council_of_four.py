@@ -66,6 +66,14 @@ def _describe(state: Any, action_id: int) -> str:
     return describe(state, action_id)
 
 
+def _effects(
+    before: Any, after: Any, action_id: int, seat: int | None, known_only: bool
+) -> pb.ActionEffects:
+    from council.engine.council_of_four_effects import effects
+
+    return effects(before, after, action_id, seat, known_only)
+
+
 def _read_config(fields: dict[str, Any], path: str, complete: bool) -> tuple[Any, Problems]:
     if complete:
         missing = [f for f in CONFIG_FIELDS if f not in fields]
@@ -122,6 +130,15 @@ GAME = register(
         info=dict,  # nothing beyond the common facts
         progress=lambda state: f"turn {state.turn:3d}",
         routine=lambda state, action: action == 0,  # the end of a turn
+        effects=_effects,
         fixed_action_protos=True,
+        consequence_kinds=frozenset(
+            (
+                pb.ACTION_KIND_PAY,
+                pb.ACTION_KIND_CHOOSE_TOKEN,
+                pb.ACTION_KIND_CHOOSE_FREE_PERMIT,
+                pb.ACTION_KIND_CHOOSE_PERMIT_BONUS,
+            )
+        ),
     )
 )

@@ -97,10 +97,19 @@ class Game:
     # action is routine (printed only with --verbose).
     progress: Callable[[Any], str]
     routine: Callable[[Any, int], bool]
+    # What an action did (council.v1.ActionEffects; council.engine.effects):
+    # effects(before, after, action, seat, known_only), `before` and `after` full states,
+    # told as `seat` may know it (None: everything); known_only: only what no hidden card
+    # decides (ListLegalActions), with `partial` set where more follows.
+    effects: Callable[[Any, Any, int, int | None, bool], pb.ActionEffects]
     # Whether an action's message is the same in every position (then it can be built once).
     fixed_action_protos: bool = False
     # GameState fields that are no part of this game's position (left out of its JSON).
     foreign_fields: tuple[str, ...] = ()
+    # The pb.ActionKind values of its consequence steps: what an earlier choice obliges the
+    # seat to settle (a payment, a bonus or token to take), which a game review marks as
+    # forced and never labels a mistake.
+    consequence_kinds: frozenset[int] = frozenset()
 
     def __repr__(self) -> str:
         return f"<Game {self.name}>"

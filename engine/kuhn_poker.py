@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+from council.engine import kuhn_poker_effects
 from council.engine import kuhn_poker_messages as messages
 from council.engine._kuhn_poker import CARD_NAMES, NO_CARD, NUM_ACTIONS, PLAYERS, KuhnPokerState
 from council.engine.games import Game, Problems, players_only_config, register
@@ -140,6 +141,7 @@ GAME = register(
         info=lambda: {"card_ranks": list(CARD_NAMES)},
         progress=lambda state: f"action {state.turn}",
         routine=lambda state, action: False,
+        effects=kuhn_poker_effects.effects,
         fixed_action_protos=False,  # fold and call are named by the position
         foreign_fields=("board", "players", "turn"),
     )

@@ -26,12 +26,14 @@ Every piece a page may want to click or highlight has a stable id or class:
 ``<g id="king-tile-0">``                   a king reward tile still available, 25 first
 ``<g id="pool">``                          the councillors beside the board
 ``<g id="nobility-track">``                the track, spaces ``nobility-0`` .. ``nobility-20``
-``<g id="player-0" class="player">``       a seat's panel (``data-seat``)
+``<g id="player-0" class="player">``       a seat's panel (``data-seat``); its header
+                                          strip ``<g id="seat-0" class="seat-head">``
 ``<g id="hand-0" class="hand">``           its hand: ``<g class="card">`` per kind held
                                           (``data-kind``, ``data-count``), or class
                                           ``hidden`` with ``data-size`` only
-``<g class="permit owned">``               a permit tile a player holds (``data-tile``,
-                                          class ``used`` once face down)
+``<g id="permit-23">``                     a permit tile a player holds, by tile (class
+                                          ``permit owned``, ``used`` once face down;
+                                          ``data-tile``, ``data-seat``)
 ========================================  ================================================
 
 Player colours are the Okabe-Ito colours (blue, vermillion, bluish green, reddish purple),
@@ -919,8 +921,6 @@ class _Board:
                 stroke=PLAYER_COLOURS[p],
                 stroke_width=5 if to_act else 2.5,
             )
-            _seat_mark(svg, p, x + 22, y + 22, 20)
-            svg.text(x + 40, y + 28, f"Seat {p}", size=17, font_weight="bold")
             tags = []
             if p == self.viewer:
                 tags.append("you (this view)")
@@ -930,15 +930,22 @@ class _Board:
                 tags.append("winner")
             if raw["end_trigger"] == p:
                 tags.append("built 10")
-            svg.text(
-                x + w - 12,
-                y + 27,
-                " · ".join(tags),
-                size=13,
-                text_anchor="end",
-                font_weight="bold",
-                fill=PLAYER_COLOURS[p],
-            )
+            # The seat's header strip, a piece of its own: a page plays the turn's moves
+            # about no other piece (end the turn, engage, extra main action) on it.
+            with svg.group(id=f"seat-{p}", cls="seat-head", data_seat=p):
+                svg.title(f"Seat {p}" + "".join(f", {tag}" for tag in tags))
+                svg.rect(x + 6, y + 4, w - 12, 36, rx=6, fill="#FFFFFF", fill_opacity=0)
+                _seat_mark(svg, p, x + 22, y + 22, 20)
+                svg.text(x + 40, y + 28, f"Seat {p}", size=17, font_weight="bold")
+                svg.text(
+                    x + w - 12,
+                    y + 27,
+                    " · ".join(tags),
+                    size=13,
+                    text_anchor="end",
+                    font_weight="bold",
+                    fill=PLAYER_COLOURS[p],
+                )
             # VP, coins, assistants, nobility, emporiums built.
             sy = y + 58
             stats: list[tuple[Callable[[float], None], str, str]] = [
@@ -1058,6 +1065,7 @@ class _Board:
             tx = x + (k % per_row) * 64
             ty = y + 8 + (k // per_row) * 56
             with svg.group(
+                id=f"permit-{tile}",
                 cls="permit owned" + (" used" if used else ""),
                 data_tile=tile,
                 data_seat=p,

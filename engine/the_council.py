@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from council.engine import _the_council as tc
-from council.engine import serialize_the_council, the_council_actions
+from council.engine import serialize_the_council, the_council_actions, the_council_effects
 from council.engine._the_council import TheCouncilState
 from council.engine.config import THE_COUNCIL_PLAYERS, TheCouncilConfig
 from council.engine.games import Game, Problems, players_only_config, register
@@ -35,8 +35,9 @@ def _read(msg: pb.GameState, view_of: int) -> tuple[TheCouncilState | None, Prob
 def _line(view: TheCouncilState, line: Sequence[int], seed: int) -> list[pb.Action]:
     """The principal variation's actions, each named in the position it is taken in: played
     in one world sampled from the view; from the first action that world does not allow
-    (another seat's pick of a card it deals elsewhere), without the cards of reveals."""
-    world: TheCouncilState | None = view.determinize(seed)
+    (another seat's pick of a card it deals elsewhere), without the cards of reveals. A full
+    state (a review with hindsight) is played as it is."""
+    world: TheCouncilState | None = view.determinize(seed) if view.is_view else view.clone()
     out = []
     for a in line:
         if world is not None and world.is_legal(a):
@@ -98,6 +99,7 @@ GAME = register(
         info=_info,
         progress=lambda state: f"hand {state.hand:2d}  {state.phase:6s}",
         routine=lambda state, action: state.phase == "bid",  # one chip of a bid
+        effects=the_council_effects.effects,
         # Council of Four's parts of a GameState (players is written empty).
         foreign_fields=("board", "players", "turn"),
     )

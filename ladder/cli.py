@@ -2,7 +2,8 @@
 
 ``council-ladder run`` plays a resumable AI-vs-AI ladder stored in SQLite and prints its
 ratings; ``council-ladder report`` prints a stored ladder's standings and writes its ratings
-plot (docs/ladder.md). Needs the ``ladder`` extra: ``pip install 'council-ai[ladder]'``;
+plot (docs/ladder.md); ``council-ladder records`` writes its finished games' records, one
+JSON file each (docs/review.md). Needs the ``ladder`` extra: ``pip install 'council-ai[ladder]'``;
 without OpenSkill the ladder does not import (the error names the install); without
 matplotlib a command asked for a plot exits 2 saying so, before playing anything.
 """
@@ -134,6 +135,38 @@ def ladder_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def record_file_name(game_id: str) -> str:
+    """A ladder game's record file: its id with ``/`` made ``_``.
+
+    >>> record_file_name("0-2/d3/r1")
+    '0-2_d3_r1.json'
+    """
+    return game_id.replace("/", "_") + ".json"
+
+
+def ladder_records(args: argparse.Namespace) -> int:
+    """Write the record of every finished game of a stored ladder to a directory."""
+    from pathlib import Path
+
+    from council.engine.record import record_to_json
+
+    if args.db != ":memory:" and not os.path.exists(args.db):
+        print(f"{PROG} records: {args.db}: no such file", file=sys.stderr)
+        return 2
+    with Store(args.db) as store:
+        try:
+            records = store.records()
+        except ValueError as error:
+            print(f"{PROG} records: {error}", file=sys.stderr)
+            return 2
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for game_id, record in records.items():
+        (out / record_file_name(game_id)).write_text(record_to_json(record) + "\n")
+    print(f"wrote {len(records)} game records to {out}", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
@@ -201,6 +234,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-plot", action="store_true")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=ladder_report)
+
+    p = sub.add_parser(
+        "records",
+        help="write each finished game's record (JSON) to a directory",
+        description="One council.v1.GameRecord per finished game (adjudicated ones "
+        "included; forfeited and void games have none), named after the game's id "
+        "(0-1/d3/r0 -> 0-1_d3_r0.json), its players the entrants' labels and specs; "
+        "'council-ai review FILE' reviews one. See docs/review.md.",
+    )
+    p.add_argument("out", metavar="DIR", help="directory to write the records to")
+    p.add_argument("--db", default="ladder.sqlite")
+    p.set_defaults(func=ladder_records)
     return parser
 
 

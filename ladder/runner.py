@@ -24,6 +24,12 @@ and ranks, and a reason starting ``adjudicated:`` (``GameResult.adjudicated``). 
 replay to the adjudicated position. It is rated like any finished game. (Stores written
 before the cap hold ``void`` games instead: left out of the ratings, and played again, so
 adjudicated, by the next run.)
+
+Game records. Every finished game (adjudicated ones included) is stored with its game record
+(``council.engine.record``, docs/review.md): its full start state, moves, result and players
+(the entrants' labels and specs), so it replays and can be reviewed without the ladder's
+settings. A forfeited or void game has none: it did not end by the rules, and a record
+replays only to a game's end.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from dataclasses import dataclass, field
 
 from council.engine import Position
 from council.engine.games import GameSettings
+from council.engine.record import RecordedPlayer, record_of, record_to_json
 from council.ladder.entrants import Entrant, Forfeit, Unreachable, parse_entrant
 from council.ladder.games import (
     DEFAULT_GAME,
@@ -81,9 +88,10 @@ def play_scheduled(
     config: GameSettings,
     max_actions: int = MAX_ACTIONS,
     max_turns: int = MAX_TURNS,
+    specs: Sequence[str] = (),
 ) -> GameResult:
-    """Play one scheduled game of ``config``'s game; ``agents[i]`` / ``labels[i]`` belong to
-    seat ``i``."""
+    """Play one scheduled game of ``config``'s game; ``agents[i]`` / ``labels[i]`` (and the
+    entrant's spec ``specs[i]``, for the game record) belong to seat ``i``."""
     start = time.perf_counter()
     state = config.new_game(game.deal_seed)
     moves: list[int] = []
@@ -119,6 +127,15 @@ def play_scheduled(
         ranks = tuple(len(scores) if s == forfeit_seat else 1 for s in range(len(scores)))
     else:
         winners, ranks = (), None
+    record = None
+    if status == "finished":
+        players = [
+            RecordedPlayer(label, specs[seat] if seat < len(specs) else "")
+            for seat, label in enumerate(labels)
+        ]
+        start_state = config.new_game(game.deal_seed)
+        adjudicated = (reason or "").startswith(ADJUDICATED)
+        record = record_to_json(record_of(start_state, moves, players, adjudicated=adjudicated))
     return GameResult(
         id=game.id,
         table=game.table,
@@ -137,6 +154,7 @@ def play_scheduled(
         turns=state.turn,
         seconds=time.perf_counter() - start,
         worker=f"{socket.gethostname()}:{os.getpid()}",
+        record=record,
     )
 
 
@@ -243,6 +261,7 @@ def run_ladder(
             start_config,
             max_actions,
             max_turns,
+            tuple(roster[i].spec for i in g.seats),
         )
         for g in pending
     ]

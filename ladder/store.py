@@ -3,7 +3,10 @@
 One file holds one ladder of one game. Table ``meta`` keeps the settings (the game,
 entrants with their specs, table size, deals, seed, game rules) as JSON; table ``games`` one
 row per finished game (seed, seats, moves, scores, winners, ranks, status, forfeit reason,
-timing); table ``seats`` the same game seat by seat, for SQL queries. A game is written in
+timing, and a finished game's record: a ``council.v1.GameRecord`` in its JSON form,
+``council.engine.record``); table ``seats`` the same game seat by seat, for SQL queries.
+Files written before records had no ``record`` column: opening one adds it, and
+``records`` rebuilds their games' records from the deal seed and moves. A game is written in
 a single transaction (its ``games`` row and all its ``seats`` rows, or nothing), in WAL mode
 with ``synchronous=FULL``, so a ladder killed at any moment loses at most the games still
 being played and never stores half a game. ``games.id`` is the primary key: a game is stored once,
@@ -23,8 +26,12 @@ import json
 import sqlite3
 import time
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 from council.ladder.games import DEFAULT_GAME
+
+if TYPE_CHECKING:
+    from council.v1.record_pb2 import GameRecord
 
 __all__ = ["ADJUDICATED", "FORMAT", "GameResult", "LadderConfig", "LadderMismatch", "Store"]
 
@@ -53,7 +60,8 @@ CREATE TABLE IF NOT EXISTS games (
     turns INTEGER NOT NULL,
     seconds REAL NOT NULL,
     worker TEXT NOT NULL,           -- host:pid that played it
-    finished_at REAL NOT NULL       -- unix time of the write
+    finished_at REAL NOT NULL,      -- unix time of the write
+    record TEXT                     -- JSON: council.v1.GameRecord; NULL if forfeit or void
 );
 CREATE TABLE IF NOT EXISTS seats (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -66,6 +74,13 @@ CREATE TABLE IF NOT EXISTS seats (
     PRIMARY KEY (game_id, seat)
 );
 """
+
+
+# The columns of ``games`` that ``Store.games`` reads (the record only when asked for).
+_GAME_COLUMNS = (
+    "id, table_key, deal, rotation, seed, seats, labels, status, scores, winners, ranks, "
+    "forfeit_seat, reason, moves, turns, seconds, worker"
+)
 
 
 class LadderMismatch(ValueError):
@@ -120,6 +135,9 @@ class GameResult:
     turns: int
     seconds: float
     worker: str
+    # A finished game's GameRecord (JSON; None if forfeit or void): some 10 KB a game, so
+    # not part of a game's equality or repr, and read back only when asked for.
+    record: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def adjudicated(self) -> bool:
@@ -140,6 +158,9 @@ class Store:
         self.conn.execute("PRAGMA synchronous=FULL")
         self.conn.execute("PRAGMA foreign_keys=ON")
         self.conn.executescript(_SCHEMA)  # idempotent; executescript commits by itself
+        columns = {row["name"] for row in self.conn.execute("PRAGMA table_info(games)")}
+        if "record" not in columns:  # a file written before game records
+            self.conn.execute("ALTER TABLE games ADD COLUMN record TEXT")
 
     def close(self) -> None:
         self.conn.close()
@@ -240,8 +261,8 @@ class Store:
             cursor = conn.execute(
                 "INSERT OR IGNORE INTO games (id, table_key, deal, rotation, seed, seats, "
                 "labels, status, scores, winners, ranks, forfeit_seat, reason, moves, actions, "
-                "turns, seconds, worker, finished_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "turns, seconds, worker, finished_at, record) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.id,
                     "-".join(map(str, game.table)),
@@ -262,6 +283,7 @@ class Store:
                     game.seconds,
                     game.worker,
                     time.time(),
+                    game.record,
                 ),
             )
             if cursor.rowcount != 1:
@@ -284,10 +306,12 @@ class Store:
             )
         return True
 
-    def games(self) -> list[GameResult]:
-        """Every stored game (in no particular order)."""
+    def games(self, records: bool = False) -> list[GameResult]:
+        """Every stored game (in no particular order); with ``records``, each with its
+        record (else ``record`` is None: a report needs none)."""
         out = []
-        for row in self.conn.execute("SELECT * FROM games"):
+        columns = _GAME_COLUMNS + (", record" if records else ", NULL AS record")
+        for row in self.conn.execute(f"SELECT {columns} FROM games"):
             out.append(
                 GameResult(
                     id=row["id"],
@@ -307,6 +331,30 @@ class Store:
                     turns=row["turns"],
                     seconds=row["seconds"],
                     worker=row["worker"],
+                    record=row["record"],
                 )
             )
+        return out
+
+    def records(self) -> dict[str, GameRecord]:
+        """The game record of every finished game (adjudicated ones included), by game id in
+        id order. A game stored before records were (its ``record`` NULL) gets one rebuilt
+        from its deal seed and moves under the stored settings, its players the entrants'
+        labels and specs."""
+        from council.engine.record import RecordedPlayer, record_from_json, record_of
+        from council.ladder.games import game_config
+
+        config = self.config()
+        out: dict[str, GameRecord] = {}
+        for game in sorted(self.games(records=True), key=lambda g: g.id):
+            if game.status != "finished":
+                continue
+            if game.record is not None:
+                out[game.id] = record_from_json(game.record)
+                continue
+            if config is None:
+                raise ValueError(f"{self.path}: games but no ladder settings")
+            start = game_config(config.game, config.table_size, config.layout).new_game(game.seed)
+            players = [RecordedPlayer(*config.entrants[e]) for e in game.seats]
+            out[game.id] = record_of(start, game.moves, players, adjudicated=game.adjudicated)
         return out

@@ -50,6 +50,7 @@ def selfplay(args: argparse.Namespace) -> int:
             workers=args.workers,
             ray_address=args.ray_address,
             progress=not args.no_progress,
+            record_dir=args.record,
         )
     except ValueError as error:
         print(f"{PROG} selfplay: {error}", file=sys.stderr)
@@ -138,6 +139,12 @@ def add_commands(sub) -> None:
         "--ray-address",
         help="run games as Ray tasks: 'auto' or HOST:PORT of a running cluster, "
         "'local' for a private local instance",
+    )
+    p.add_argument(
+        "--record",
+        metavar="DIR",
+        help="also write each game's record to DIR/council-of-four-<game>.json "
+        "(council.engine.record; docs/review.md)",
     )
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(func=selfplay)

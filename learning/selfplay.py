@@ -13,6 +13,11 @@ Games are grouped into shards of ``shard_size`` games; shard ``k`` is written at
 holds the settings (checked on resume) and per-shard counts. A game still running at
 ``max_turns`` is dropped and counted. The file format: docs/learning.md.
 
+With ``record_dir``, every game is also written there as a game record
+(``council.engine.record``, docs/review.md): ``council-of-four-<game index>.json``, its players
+named by their agent specs; a dropped game is recorded adjudicated at the cap
+(``State.adjudicated()``), as the arena records its capped games.
+
 >>> cfg = SelfPlayConfig(agents=("greedy",), players=(2, 3), games=5, shard_size=2, seed=1)
 >>> cfg.n_shards, cfg.game_players(0), cfg.game_players(1), list(cfg.shard_games(2))
 (3, 2, 3, [4])
@@ -137,9 +142,11 @@ def _move_seed(game_seed: int, action_index: int) -> int:
     return (game_seed * 7919 + action_index) & 0xFFFFFFFF
 
 
-def play_selfplay_game(config: SelfPlayConfig, index: int) -> dict:
+def play_selfplay_game(config: SelfPlayConfig, index: int, game_record: bool = False) -> dict:
     """Play game ``index`` of ``config`` and return its record (see ``_empty_positions``);
-    ``record["dropped"]`` is True when it hit ``max_turns`` (then no positions)."""
+    ``record["dropped"]`` is True when it hit ``max_turns`` (then no positions). With
+    ``game_record``, ``record["game_record"]`` is the game's record in the JSON form of
+    ``council.engine.record``."""
     from council.mcts.agents import parse_agent
     from council.mcts.features import FEATURE_NAMES, seat_features
 
@@ -148,6 +155,8 @@ def play_selfplay_game(config: SelfPlayConfig, index: int) -> dict:
     lineup = config.lineup(index)
     agents = [parse_agent(spec) for spec in lineup]
     state = State.new_game(GameConfig(players=n, layout=config.layout), seed=seed)
+    start = state.clone() if game_record else None
+    played: list[int] = []
     f = len(FEATURE_NAMES)
     rows: list[tuple] = []
     k = 0
@@ -161,15 +170,15 @@ def play_selfplay_game(config: SelfPlayConfig, index: int) -> dict:
         legal = state.legal_actions()
         observed = state.clone() if agent.sees_true_state else state.view(seat)
         move_seed = _move_seed(seed, k)
-        record = len(legal) > 1
+        decision = len(legal) > 1
         candidates: Sequence = ()
-        if record and hasattr(agent, "analyse"):
+        if decision and hasattr(agent, "analyse"):
             result = agent.analyse(observed, move_seed)
             action = result.action
             candidates = result.candidates
         else:
             action = agent.act(observed, move_seed)
-        if record:
+        if decision:
             x = np.zeros((MAX_SEATS, f), dtype=np.float32)
             x[:n] = seat_features(state)
             root = next((c.win_probability for c in candidates if c.action == action), np.nan)
@@ -177,6 +186,7 @@ def play_selfplay_game(config: SelfPlayConfig, index: int) -> dict:
                 (encode_state(state), x, seat, state.turn, k, action, len(legal), root, candidates)
             )
         state.apply(action)
+        played.append(action)
         k += 1
     game = {
         "game_id": index,
@@ -187,6 +197,8 @@ def play_selfplay_game(config: SelfPlayConfig, index: int) -> dict:
         "turns": state.turn,
         "actions": k,
     }
+    if start is not None:
+        game["game_record"] = _game_record_json(start, played, agents, lineup, dropped)
     if dropped:
         return game | {"positions": _empty_positions(0, f)}
     outcome = np.zeros(MAX_SEATS, dtype=np.float32)
@@ -218,6 +230,24 @@ def play_selfplay_game(config: SelfPlayConfig, index: int) -> dict:
     return game | {"positions": pos, "outcome": outcome, "final_vp": final_vp}
 
 
+def _game_record_json(
+    start: State, played: list[int], agents: Sequence, lineup: Sequence[str], dropped: bool
+) -> str:
+    """The game record (JSON) of a self-play game: players named by label and spec."""
+    from council.engine.record import RecordedPlayer, record_of, record_to_json
+    from council.mcts.agents import agent_label
+
+    players = [
+        RecordedPlayer(agent_label(agent), spec) for agent, spec in zip(agents, lineup, strict=True)
+    ]
+    return record_to_json(record_of(start, played, players, adjudicated=dropped))
+
+
+def record_name(index: int) -> str:
+    """The file name of game ``index``'s record in a ``record_dir``."""
+    return f"council-of-four-{index:06d}.json"
+
+
 def _empty_positions(n: int, f: int) -> dict:
     """The per-position arrays of a shard (docs/learning.md), ``n`` rows."""
     return {
@@ -242,8 +272,8 @@ def _empty_positions(n: int, f: int) -> dict:
 
 
 def _play_job(job) -> dict:
-    config_dict, index = job
-    return play_selfplay_game(SelfPlayConfig.from_dict(config_dict), index)
+    config_dict, index, game_record = job
+    return play_selfplay_game(SelfPlayConfig.from_dict(config_dict), index, game_record)
 
 
 # -- shards --------------------------------------------------------------------------------
@@ -409,8 +439,11 @@ def run_selfplay(
     workers: int | None = None,
     ray_address: str | None = None,
     progress: bool = False,
+    record_dir: str | os.PathLike | None = None,
 ) -> SelfPlaySummary:
-    """Play the games of every shard of ``config`` not yet in ``out`` and write them.
+    """Play the games of every shard of ``config`` not yet in ``out`` and write them; with
+    ``record_dir``, each game played also as a game record there (``record_name``; the
+    games of shards already written are not played again, so not recorded again).
 
     Games run in-process (``workers=1``), in a pool of ``workers`` forked processes
     (default: every core), or as Ray tasks with ``ray_address`` (``"local"`` starts a
@@ -433,13 +466,22 @@ def run_selfplay(
             pending.append(k)
     _write_manifest(directory, manifest)
     summary = SelfPlaySummary(config.n_shards, config.n_shards - len(pending))
-    jobs = [(config.to_dict(), i) for k in pending for i in config.shard_games(k)]
+    records = None if record_dir is None else Path(record_dir)
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    jobs = [
+        (config.to_dict(), i, records is not None) for k in pending for i in config.shard_games(k)
+    ]
     waiting: dict[int, list[dict]] = {k: [] for k in pending}
     start = time.perf_counter()
 
     with progress_bar(config.games, config.games - len(jobs), "selfplay", progress) as bar:
 
         def record(game: dict) -> None:
+            if records is not None:  # written here: a Ray task's disk is not this one's
+                path = records / record_name(game["game_id"])
+                text = game.pop("game_record") + "\n"
+                _write_atomic(path, lambda f: f.write(text.encode()))
             k = game["game_id"] // config.shard_size
             waiting[k].append(game)
             summary.games_played += 1

@@ -39,6 +39,7 @@ class Tree:
         stop: StopFlag | None = None,
         value_model: ValueModel | None = None,
         policy_model: PolicyModel | None = None,
+        root_action: int = -1,
     ) -> None: ...
     def run(self, max_iterations: int = -1, time_limit: float = -1.0) -> int: ...
     @property

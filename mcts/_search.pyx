@@ -135,16 +135,23 @@ cdef class Tree:
     cdef int32_t index[ANY_N_ACTIONS]
     cdef int32_t generation
     cdef StopFlag stop
+    cdef int root_action          # >= 0: every iteration takes this action at the root
 
     def __cinit__(self):
         self.nodes = NULL
 
     def __init__(self, root, int mode, dict params, uint64_t seed, int max_nodes,
-                 StopFlag stop=None, value_model=None, policy_model=None):
+                 StopFlag stop=None, value_model=None, policy_model=None,
+                 int root_action=-1):
         """`root` is a position of any game of _games.pxd (a view in MODE_INFOSET, a full
-        state in MODE_FIXED)."""
+        state in MODE_FIXED). With `root_action` (a legal action of the root) every
+        iteration takes that action first: the search values that one move (a game
+        review's estimate of a move the free search hardly tried)."""
         if max_nodes < 1:
             raise ValueError("max_nodes must be at least 1")
+        if not -1 <= root_action < ANY_N_ACTIONS:
+            raise ValueError(f"root_action must be in -1..{ANY_N_ACTIONS - 1}")
+        self.root_action = root_action
         self.game = any_load(&self.root, root)
         if mode == MODE_INFOSET and any_viewer(self.game, &self.root) < 0:
             raise ValueError("an information-set search needs a view, not a full state")
@@ -281,6 +288,18 @@ cdef class Tree:
                     any_apply(game, &st, a)
                     continue
             player = any_current(game, &st)
+            if node == 0 and self.root_action >= 0:
+                a = self.root_action
+                any_apply(game, &st, a)
+                if self.stamp[a] == self.generation:
+                    node = self.index[a]
+                    self.nodes[node].avail += 1
+                    continue
+                child = self.new_node(node, a, player)
+                if child >= 0:
+                    self.nodes[child].avail = 1
+                    node = child
+                break
             if P.selection == SELECT_PUCT:
                 a = self.select_puct(&st, node, actions, n)
                 any_apply(game, &st, a)

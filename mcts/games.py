@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -46,6 +47,7 @@ class SearchGame:
 
 _REGISTERED: dict[str, SearchGame] = {}
 _loaded = False
+_LOADING = threading.RLock()
 
 
 def register_search(
@@ -63,15 +65,20 @@ def register_search(
 
 
 def _load() -> None:
-    """Import each game's module of this package that registers its part (once)."""
+    """Import each game's module of this package that registers its part (once). Under a
+    lock, and marked loaded only when done: a server's first searches of two games, in two
+    threads, once found the mark set before the registrations (INTERNAL)."""
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    for game in all_games():
-        module = f"{__package__}.{game.module_name}_agents"
-        if importlib.util.find_spec(module) is not None:
-            importlib.import_module(module)
+    with _LOADING:  # re-entrant: a module being imported may ask for its game's part
+        if _loaded:
+            return
+        for game in all_games():
+            module = f"{__package__}.{game.module_name}_agents"
+            if importlib.util.find_spec(module) is not None:
+                importlib.import_module(module)
+        _loaded = True
 
 
 def search_game(name: str) -> SearchGame:

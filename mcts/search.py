@@ -274,7 +274,7 @@ class Search:
     its iterations between them and the results sum their root statistics.
     """
 
-    def __init__(self, root, mode, config, seed, max_nodes, threads, stop):
+    def __init__(self, root, mode, config, seed, max_nodes, threads, stop, root_action=-1):
         if max_nodes < 1:
             raise ValueError(f"max_nodes: must be >= 1, got {max_nodes}")
         if not 1 <= threads <= 64:
@@ -291,6 +291,8 @@ class Search:
         # are the same in every determinization of its view).
         world = root.determinize(seed) if root.is_view else root
         self.forced = len(world.legal_actions()) == 1
+        if root_action != -1 and root_action not in world.legal_actions():
+            raise ValueError(f"root_action: {root_action} is not a legal action here")
         self._trees = [
             _search.Tree(
                 root,
@@ -301,6 +303,7 @@ class Search:
                 self.stop,
                 model,
                 prior,
+                root_action,
             )
             for t in range(threads)
         ]
@@ -314,15 +317,18 @@ class Search:
         max_nodes: int = 1_000_000,
         threads: int = 1,
         stop: StopFlag | None = None,
+        root_action: int = -1,
     ) -> Search:
-        """Information Set MCTS for the seat to move, from that seat's view only."""
+        """Information Set MCTS for the seat to move, from that seat's view only. With
+        ``root_action`` (a legal action) every iteration takes it first: the value of that
+        one move (a game review's estimate of a move the free search hardly tried)."""
         if not view.is_view:
             raise ValueError("search takes a view: call state.view(seat) first")
         if view.is_terminal():
             raise ValueError("the game is over")
         if view.viewer != view.current_player:
             raise ValueError(f"seat {view.viewer} is not to move (seat {view.current_player} is)")
-        return cls(view, _search.INFOSET, config, seed, max_nodes, threads, stop)
+        return cls(view, _search.INFOSET, config, seed, max_nodes, threads, stop, root_action)
 
     @classmethod
     def from_full_state(
@@ -333,11 +339,13 @@ class Search:
         max_nodes: int = 1_000_000,
         threads: int = 1,
         stop: StopFlag | None = None,
+        root_action: int = -1,
     ) -> Search:
         """Perfect-information UCT on a full state (hidden cards visible): a yardstick and
         the inner search of PIMC; the service never builds one from a true state. The
-        compiled tree refuses a view or a finished game."""
-        return cls(state, _search.FIXED, config, seed, max_nodes, threads, stop)
+        compiled tree refuses a view or a finished game. ``root_action``: as in
+        ``from_view``."""
+        return cls(state, _search.FIXED, config, seed, max_nodes, threads, stop, root_action)
 
     @property
     def iterations(self) -> int:

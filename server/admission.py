@@ -154,8 +154,12 @@ class Admission:
         *,
         per_caller: int | None = None,
         max_queue_wait_s: float | None = None,
+        observe: Callable[[str], object] | None = None,
     ):
         self.slots = slots
+        # Told each refusal's reason and each search stopped ("stopped"), lock held: the
+        # server's metrics (council.server.metrics.Metrics.admission_event).
+        self._observe = observe or (lambda event: None)
         self.capacity = slots + queue
         self.per_caller = per_caller
         self.max_queue_wait_s = max_queue_wait_s
@@ -172,6 +176,11 @@ class Admission:
     def admitted(self) -> int:
         """Calls running or queued."""
         return self._n_running + self._n_queued
+
+    @property
+    def running(self) -> int:
+        """Calls holding a slot."""
+        return self._n_running
 
     @property
     def queued(self) -> int:
@@ -192,6 +201,7 @@ class Admission:
                 return
             for turns in self._waiting.values():
                 for turn in turns:
+                    self._observe("closed")
                     turn.refusal = RpcError(grpc.StatusCode.UNAVAILABLE, message)
                     turn.event.set()
             self._waiting.clear()
@@ -279,6 +289,7 @@ class Admission:
             return False
         turn = self._waiting[victim][-1]
         self._dequeue(turn)
+        self._observe("displaced")
         turn.refusal = RpcError(
             grpc.StatusCode.RESOURCE_EXHAUSTED,
             "displaced from the search queue by another caller's search (this caller "
@@ -303,6 +314,7 @@ class Admission:
             return False
         run = max(victims, key=lambda r: (self._unstopped(r.caller), r.seq))
         run.stopping = True
+        self._observe("stopped")
         assert run.stop is not None
         run.stop()
         return True
@@ -314,9 +326,11 @@ class Admission:
         has its cap, or the deadline leaves no time to wait; UNAVAILABLE once closed."""
         with self._lock:
             if self._closed is not None:
+                self._observe("closed")
                 raise RpcError(grpc.StatusCode.UNAVAILABLE, self._closed)
             held = self._admitted_of(caller)
             if self.per_caller is not None and held >= self.per_caller:
+                self._observe("caller_cap")
                 raise RpcError(
                     grpc.StatusCode.RESOURCE_EXHAUSTED,
                     f"this caller already has {held} searches running or queued, the most "
@@ -333,8 +347,10 @@ class Admission:
             if left is not None:
                 turn.reserve = margin(left)
                 if left <= turn.reserve:
+                    self._observe("deadline")
                     raise RpcError(grpc.StatusCode.RESOURCE_EXHAUSTED, NO_TIME)
             if self.admitted >= self.capacity and not self._displace_for(caller):
+                self._observe("full")
                 raise RpcError(grpc.StatusCode.RESOURCE_EXHAUSTED, FULL)
             self._waiting.setdefault(caller, deque()).append(turn)
             self._n_queued += 1
@@ -355,6 +371,7 @@ class Admission:
                         self._dequeue(turn)
                         if not context.is_active():
                             raise RpcError(grpc.StatusCode.CANCELLED, "cancelled while queued")
+                        self._observe("deadline")
                         raise RpcError(grpc.StatusCode.RESOURCE_EXHAUSTED, NO_TIME)
                 break
             now = time.monotonic()

@@ -27,6 +27,8 @@ from council.server.config import ServerConfig, accepted_token
 from council.server.connect import HttpServer, start_http
 from council.server.errors import DecodeRequests
 from council.server.http_guard import host_name, is_loopback_host
+from council.server.logs import CallInterceptor, CallLog
+from council.server.metrics import MetricsServer, start_metrics
 from council.server.service import SERVICE_NAME, CouncilServicer
 from council.v1 import service_pb2_grpc
 
@@ -35,6 +37,9 @@ log = logging.getLogger("council.server")
 HEALTH_SERVICE = health.SERVICE_NAME  # "grpc.health.v1.Health"
 # After a second signal, the stopped searches still get this long to send their answers.
 HURRY_ANSWER_S = 0.3
+# How long after the drain ends the ports are closed, at most: the running searches stop
+# and answer at once (a busy machine's margin; see `RunningServer.stop`).
+PORTS_CLOSED_S = 0.1
 # What uvicorn's shutdown adds to the time it is given (see `RunningServer.stop`).
 HTTP_SHUTDOWN_TICKS_S = 0.25
 
@@ -84,6 +89,7 @@ class RunningServer:
     health: health.HealthServicer
     config: ServerConfig
     http: HttpServer | None = None  # the HTTP (Connect) server, with config.http_address
+    metrics: MetricsServer | None = None  # the metrics' own listener, with metrics_address
 
     @property
     def address(self) -> str:
@@ -95,10 +101,16 @@ class RunningServer:
         """host:port of the HTTP (Connect) server (the chosen port for port 0), or None."""
         return None if self.http is None else self.http.address
 
+    @property
+    def metrics_address(self) -> str | None:
+        """host:port of the metrics' own listener (the chosen port for port 0), or None."""
+        return None if self.metrics is None else self.metrics.address
+
     def stop(self, grace: float | None = None, hurry: threading.Event | None = None) -> None:
         """Stop within `grace` seconds (None: at once), answering what is in flight.
 
-        1. Health turns NOT_SERVING; new searches get UNAVAILABLE (retry elsewhere).
+        1. Health turns NOT_SERVING, the HTTP port's ``/readyz`` 503; new searches get
+           UNAVAILABLE (retry elsewhere; over gRPC the retry pushback says: once closed, step 4).
         2. For the grace period, less the deadline margin of a call with `grace` seconds
            left, the port stays open: health checks see NOT_SERVING (not a refused
            connection), cheap calls are answered, running searches go on and queued ones
@@ -109,11 +121,13 @@ class RunningServer:
         """
         start = time.monotonic()
         end = None if grace is None else start + grace
+        drain_end = start + grace - self.config.deadline_margin(grace) if grace else start
         self.health.enter_graceful_shutdown()
-        self.servicer.close_admission()
+        # A refused search is told to retry once the ports are closed (retry pushback): a
+        # proxy in front, which cannot see health, then sends the retry to another replica.
+        self.servicer.close_admission(retry_at=drain_end + PORTS_CLOSED_S)
         hurry = hurry or threading.Event()
         if grace:
-            drain_end = start + grace - self.config.deadline_margin(grace)
             # Short waits: a second signal's handler runs only when this (main) thread runs
             # Python code, since the signal itself may land on one of gRPC's threads.
             while (rest := drain_end - time.monotonic()) > 0 and not hurry.wait(min(rest, 0.1)):
@@ -136,6 +150,8 @@ class RunningServer:
         self.server.stop(left()).wait()
         if self.http is not None:
             self.http.wait(left() or 0.0)
+        if self.metrics is not None:  # last: the drain can be watched to its end
+            self.metrics.stop()
 
 
 def _credentials(config: ServerConfig):
@@ -157,6 +173,9 @@ def start_server(config: ServerConfig | None = None) -> RunningServer:
     )
     # Last, next to the handlers: an undecodable request becomes INVALID_ARGUMENT.
     interceptors.append(DecodeRequests(SERVICE_NAME))
+    # First: every call is timed, counted and logged, those the token check refuses too.
+    calls = CallLog(servicer.metrics, config.access_log)
+    interceptors.insert(0, CallInterceptor(SERVICE_NAME, calls))
     server = grpc.server(
         # A thread per search slot and queue place, plus cheap_workers for the other calls:
         # admission keeps searches off the cheap calls' threads (ServerConfig.threads).
@@ -188,12 +207,17 @@ def start_server(config: ServerConfig | None = None) -> RunningServer:
     server.start()
     for name in ("", SERVICE_NAME):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    http = None
     try:  # the same RPCs over HTTP (Connect), on the same servicer
         http = start_http(servicer, config) if config.http_address else None
+        metrics = start_metrics(servicer.metrics, config)
     except BaseException:
+        if http is not None:
+            http.shutdown(None)
+            http.wait()
         server.stop(None)
         raise
-    return RunningServer(server, port, servicer, health_servicer, config, http)
+    return RunningServer(server, port, servicer, health_servicer, config, http, metrics)
 
 
 def is_loopback(address: str) -> bool:

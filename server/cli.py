@@ -5,7 +5,8 @@ position to it and prints the recommendation; ``council-ai new-game`` prints a J
 position to start from; ``council-ai render`` draws a JSON position as SVG or PNG;
 ``council-ai demo`` plays and prints a seeded demo game between
 random players; ``council-ai arena`` plays seeded matches between agents and prints their
-win rates. ``council-ai selfplay``, ``train`` and ``train-policy`` come from the training
+win rates; ``council-ai review`` reviews a recorded game (council.server.review_cli).
+``council-ai selfplay``, ``train`` and ``train-policy`` come from the training
 package (council.learning.cli, docs/learning.md). The AI-vs-AI ladder has its own command,
 ``council-ladder`` (council.ladder.cli, docs/ladder.md).
 """
@@ -24,6 +25,7 @@ from council.engine import GameConfig
 from council.engine.config import DEFAULT_GAME
 from council.engine.games import Game, all_games, game_named
 from council.learning.cli import add_commands as add_learning_commands
+from council.server.review_cli import add_command as add_review_command
 
 # Each command imports the heavier modules it needs (the search and numpy, grpc, protobuf) in
 # its own function: they take longer to load than `demo` or `new-game` take to run, and
@@ -170,12 +172,11 @@ def _page_address(running) -> str | None:
 
 def serve(args: argparse.Namespace) -> int:
     """Run the gRPC service until SIGTERM / Ctrl-C."""
-    import logging
-
+    from council.server import logs
     from council.server.app import serve as run
     from council.server.config import ServerConfig, parse_tokens
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logs.configure(args.log_format)  # text: "%(asctime)s %(name)s %(message)s", as before
     tokens: tuple[str, ...] = ()
     if os.environ.get("COUNCIL_AUTH_TOKEN", "").strip():
         tokens = (os.environ["COUNCIL_AUTH_TOKEN"].strip(),)
@@ -185,6 +186,8 @@ def serve(args: argparse.Namespace) -> int:
         if not tokens:  # else the server would run open, which the file meant to prevent
             print(f"council-ai serve: {args.auth_token_file} holds no token", file=sys.stderr)
             return 2
+    if args.access_log is None:
+        args.access_log = args.log_format == "json"
     fields = {f.name for f in dataclasses.fields(ServerConfig)}
     given = {
         name: value
@@ -205,6 +208,7 @@ def serve(args: argparse.Namespace) -> int:
                 {
                     "listening": running.address,
                     "http": running.http_address,
+                    "metrics": running.metrics_address,  # None: /metrics on the HTTP port
                     # The page (server/web/), on the HTTP port when there is one.
                     "page": _page_address(running),
                     "search_slots": c.search_slots,
@@ -286,11 +290,13 @@ def _read_state(path: str):
 def _channel(args):
     import grpc
 
+    from council.server.client import channel_options  # retries, balancing (docs/deploy.md)
+
     if args.tls_ca:
         with open(args.tls_ca, "rb") as f:
             credentials = grpc.ssl_channel_credentials(root_certificates=f.read())
-        return grpc.secure_channel(str(args.address), credentials)
-    return grpc.insecure_channel(str(args.address))
+        return grpc.secure_channel(str(args.address), credentials, channel_options())
+    return grpc.insecure_channel(str(args.address), channel_options())
 
 
 def hint(args: argparse.Namespace) -> int:
@@ -505,6 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=arena)
 
     add_learning_commands(sub)  # selfplay, train, train-policy
+    add_review_command(sub)  # review (council.server.review_cli)
 
     p = sub.add_parser(
         "serve",
@@ -586,6 +593,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated Host names the HTTP server answers besides localhost, "
         "127.x.x.x and [::1], '*' for any (default: on a loopback address only those, "
         "against DNS rebinding; on another address any)",
+    )
+    p.add_argument(
+        "--metrics-address",
+        metavar="METRICS_ADDRESS",
+        type=lambda text: text or None,
+        help="host:port of a listener of its own for Prometheus' GET /metrics, no token asked "
+        "(then not on the HTTP port, where a server with tokens asks one; docs/metrics.md)",
+    )
+    p.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="stderr's lines: text, or one JSON object per line (default: %(default)s)",
+    )
+    p.add_argument(
+        "--access-log",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a line per call: RPC, transport, status, duration, caller key, request id "
+        "(default: on with --log-format json, for a log collector; off with text, for a "
+        "terminal)",
     )
     p.set_defaults(func=serve)
 

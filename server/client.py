@@ -9,9 +9,21 @@ among them), and the reading of a failed call's field violations.
 (0, 3, 18446744073709551615, 0)
 >>> bearer_metadata("s3cret"), bearer_metadata(None)
 ([('authorization', 'Bearer s3cret')], None)
+
+A channel to replicas (several addresses, a DNS name, or a proxy) takes `channel_options`:
+the service config of ``deploy/grpc_service_config.json`` (round-robin over the addresses;
+UNAVAILABLE retried, every RPC being free of side effects; docs/deploy.md), with health
+checking when the addresses are the replicas themselves, not a proxy:
+
+>>> config = json.loads(dict(channel_options(health_check=True))["grpc.service_config"])
+>>> config["methodConfig"][0]["retryPolicy"]["maxAttempts"], config["healthCheckConfig"]
+(5, {'serviceName': 'council.v1.CouncilService'})
 """
 
 from __future__ import annotations
+
+import json
+from importlib import resources
 
 import grpc
 from google.rpc import error_details_pb2
@@ -23,7 +35,13 @@ from council.server.presets import search_limits
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 
-__all__ = ["bearer_metadata", "field_violations", "recommend_request"]
+__all__ = [
+    "bearer_metadata",
+    "channel_options",
+    "field_violations",
+    "recommend_request",
+    "service_config",
+]
 
 _UINT64 = (1 << 64) - 1
 
@@ -53,6 +71,25 @@ def recommend_request(
     if seat is not None:
         request.seat = seat
     return request
+
+
+def service_config(*, health_check: bool = False) -> str:
+    """The gRPC service config for clients of the service (JSON): round-robin balancing and
+    the retry policy (``grpc_service_config.json`` of this package, which
+    ``deploy/grpc_service_config.json`` links to). With `health_check`, a replica whose
+    health is not SERVING (draining) gets no call: only for a channel to the replicas
+    themselves, since through a proxy the health seen is that of one replica behind it."""
+    text = resources.files("council.server").joinpath("grpc_service_config.json").read_text()
+    config = json.loads(text)
+    if health_check:
+        config["healthCheckConfig"] = {"serviceName": "council.v1.CouncilService"}
+    return json.dumps(config)
+
+
+def channel_options(*, health_check: bool = False) -> list[tuple[str, str | int]]:
+    """Channel options that apply `service_config` (retries on, as is gRPC's default)."""
+    config = service_config(health_check=health_check)
+    return [("grpc.service_config", config), ("grpc.enable_retries", 1)]
 
 
 def bearer_metadata(token: str | None) -> list[tuple[str, str]] | None:

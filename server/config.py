@@ -43,6 +43,11 @@ class ServerConfig:
     max_iterations: int = 2_000_000
     max_search_time_s: float = 30.0
     max_nodes: int = 2_000_000
+    # AnalyzeGame (council.server.analyze_game): a record's moves at most (a real game has a
+    # few hundred; the arena's cap is 20,000 actions), and the longest review, whatever the
+    # request's total_time (each decision's search is also capped by max_search_time_s).
+    max_record_moves: int = 5_000
+    max_review_time_s: float = 600.0
     default_preset: str = presets.DEFAULT_PRESET
     deadline_margin_s: float = 0.02  # plus 10% of the remaining time: see deadline_margin
     grace_s: float = 5.0  # SIGTERM: in-flight calls get this long, then are cancelled
@@ -71,6 +76,12 @@ class ServerConfig:
     http_keep_alive_s: float = 20.0
     max_http_connections: int = 1000
     allowed_hosts: tuple[str, ...] | None = None
+    # Prometheus metrics (council.server.metrics, docs/metrics.md): on this host:port of
+    # their own, without a token; None = GET /metrics on the HTTP port, where a server with
+    # bearer tokens asks for one. access_log: a log line per call (council.server.logs;
+    # `council-ai serve` turns it on).
+    metrics_address: str | None = None
+    access_log: bool = False
     # Sealed games (council.server.sealing): the key ring, the first key sealing; None = a
     # random key of this process only (`council-ai serve` keeps one in a file instead, so
     # that games outlive a restart). A blob sealed longer than seal_ttl_s ago is refused.
@@ -90,11 +101,15 @@ class ServerConfig:
             raise ValueError("max_searches_per_caller must be >= 0, max_queue_wait_s positive")
         if not self.seal_ttl_s > 0:
             raise ValueError("seal_ttl_s must be positive")
+        if self.max_record_moves < 1 or not self.max_review_time_s > 0:
+            raise ValueError("max_record_moves and max_review_time_s must be positive")
         timeouts = (self.http_header_timeout_s, self.http_body_timeout_s, self.http_keep_alive_s)
         if not min(timeouts) > 0 or self.max_http_connections < 1:
             raise ValueError("the HTTP timeouts and max_http_connections must be positive")
-        if self.http_address and not self.http_address.rpartition(":")[2].isdigit():
-            raise ValueError(f"http_address: expected host:port, got {self.http_address!r}")
+        for name in ("http_address", "metrics_address"):
+            address = getattr(self, name)
+            if address and not address.rpartition(":")[2].isdigit():
+                raise ValueError(f"{name}: expected host:port, got {address!r}")
         for token in self.tokens:
             if not _TOKEN.fullmatch(token):
                 raise ValueError(

@@ -67,6 +67,8 @@ from starlette.middleware.cors import CORSMiddleware
 
 from council.server.config import ServerConfig, accepted_token
 from council.server.http_guard import guarded_protocol, host_check
+from council.server.logs import CallLog, HttpCalls
+from council.server.metrics import metrics_endpoint
 from council.server.service import SERVICE_NAME, CouncilServicer
 from council.v1 import service_pb2 as spb
 from council.v1.service_connect import CouncilServiceASGIApplication
@@ -93,8 +95,14 @@ _CORS_REQUEST_HEADERS = (
     "Grpc-Timeout",
     "X-Grpc-Web",
     "X-User-Agent",
+    "X-Request-Id",  # council.server.logs
 )
-_CORS_RESPONSE_HEADERS = ("Grpc-Status", "Grpc-Message", "Grpc-Status-Details-Bin")
+_CORS_RESPONSE_HEADERS = (
+    "Grpc-Status",
+    "Grpc-Message",
+    "Grpc-Status-Details-Bin",
+    "X-Request-Id",
+)
 _GRPC_WEB_TEXT = b"application/grpc-web-text"
 _ECHO_LIMIT = 500  # characters of a decoding error's message (it may quote the input)
 _END = object()
@@ -169,6 +177,10 @@ class CallContext:
         key search admission is fair by (`council.server.admission.caller_of`)."""
         return grpc_peer(self._request.client_address())
 
+    def trailing_metadata(self) -> tuple[tuple[str, str], ...]:
+        """None set here: the HTTP answer's request id is a header (`logs.HttpCalls`)."""
+        return ()
+
     def abort(self, code: grpc.StatusCode, details: str) -> NoReturn:
         raise ConnectError(connect_code(code), details)
 
@@ -207,7 +219,9 @@ class _Bridge:
             context, timer = self._context(ctx)
             with _call_scope(context, timer):
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self._executor, handler, request, context)
+                # In the call's context: its lines carry its request id (council.server.logs).
+                run = contextvars.copy_context().run
+                return await loop.run_in_executor(self._executor, run, handler, request, context)
 
         return unary
 
@@ -219,8 +233,13 @@ class _Bridge:
                 # Ending the call also stops the search of a stream its client left.
                 with _call_scope(context, timer):
                     loop = asyncio.get_running_loop()
+                    context_ = contextvars.copy_context()  # as `_unary`'s
+
+                    def step() -> Any:
+                        return context_.run(next, responses, _END)
+
                     while True:
-                        response = await loop.run_in_executor(self._executor, next, responses, _END)
+                        response = await loop.run_in_executor(self._executor, step)
                         if response is _END:
                             break
                         yield response
@@ -633,11 +652,14 @@ _WEB_TYPES = {
 
 
 class _WebPage:
-    """Serves the page's static files (GET or HEAD of ``/`` and ``/web/<name>``) and hands
-    every other request to the service's application."""
+    """Serves the page's static files (GET or HEAD of ``/`` and ``/web/<name>``), the probes
+    ``/healthz`` (200 while the process serves) and ``/readyz`` (200, or 503 once `draining`:
+    for load balancers that check HTTP), and hands every other request to the service's
+    application."""
 
-    def __init__(self, app: Any):
+    def __init__(self, app: Any, draining: Callable[[], bool] = lambda: False):
         self.app = app
+        self.draining = draining
         folder = resources.files("council.server") / "web"
         self.files: dict[str, tuple[bytes, str]] = {}
         for entry in folder.iterdir():
@@ -652,11 +674,15 @@ class _WebPage:
         if (
             scope["type"] != "http"
             or scope["method"] not in ("GET", "HEAD")
-            or not (path == "/" or path.startswith("/web/"))
+            or not (path in ("/", "/healthz", "/readyz") or path.startswith("/web/"))
         ):
             return await self.app(scope, receive, send)
         found = self.files.get(path)
         status, (body, kind) = (200, found) if found else (404, (b"not found\n", "text/plain"))
+        if path == "/healthz" or (path == "/readyz" and not self.draining()):
+            status, body, kind = 200, b"ok\n", "text/plain"
+        elif path == "/readyz":
+            status, body, kind = 503, b"draining\n", "text/plain"
         headers = [
             (b"content-type", kind.encode()),
             (b"content-length", str(len(body)).encode()),
@@ -673,8 +699,12 @@ def asgi_application(servicer: CouncilServicer, config: ServerConfig, executor: 
     for ``config.cors_origins`` (None: `LOOPBACK_ORIGINS`; empty: none; ``"*"``: any)."""
     bridge = cast("CouncilService", _Bridge(servicer, executor))
     app: Any = _CallTracker(_Application(bridge, config.tokens))
+    # Each call timed, counted and logged, its request id answered (council.server.logs).
+    app = HttpCalls(app, SERVICE_NAME, CallLog(servicer.metrics, config.access_log))
     app = _GrpcWebText(app)  # outside the tracker, which counts the decoded bytes
-    app = _WebPage(app)  # the page: GET / and /web/*; the calls are POSTs
+    # the page: GET / and /web/*, and the probes; the calls are POSTs
+    app = _WebPage(app, draining=lambda: servicer.draining)
+    app = metrics_endpoint(app, servicer.metrics, config)  # GET /metrics
     origins = config.cors_origins
     if origins is None or origins:
         app = CORSMiddleware(

@@ -174,6 +174,10 @@ class RpcError(Exception):
         self.code = code
         self.message = message
         self.violations: list[tuple[str, str]] = list(violations)
+        # Seconds after which a retry should come (UNAVAILABLE from a draining server: by
+        # then its ports are closed, so a proxy sends the retry to another replica); sent
+        # as gRPC's retry pushback. None: the client's own backoff.
+        self.retry_after_s: float | None = None
 
 
 def invalid(violations, message: str | None = None) -> RpcError:
@@ -203,6 +207,10 @@ def failed_precondition(message: str) -> RpcError:
     return RpcError(grpc.StatusCode.FAILED_PRECONDITION, message)
 
 
+# The trailer that tells a gRPC client with a retry policy when to retry (gRFC A6).
+RETRY_PUSHBACK_KEY = "grpc-retry-pushback-ms"
+
+
 def to_status(error: RpcError) -> grpc.Status:
     """The gRPC status of `error`: a ``google.rpc.Status`` with a ``BadRequest`` detail when
     it has field violations, kept small (`shorten`, `bounded_violations`)."""
@@ -218,7 +226,11 @@ def to_status(error: RpcError) -> grpc.Status:
         detail = any_pb2.Any()
         detail.Pack(bad_request)
         status.details.append(detail)
-    return rpc_status.to_status(status)
+    answer = rpc_status.to_status(status)
+    if error.retry_after_s is None:
+        return answer
+    pushback = (RETRY_PUSHBACK_KEY, str(max(0, round(error.retry_after_s * 1000))))
+    return answer._replace(trailing_metadata=(*answer.trailing_metadata, pushback))  # type: ignore[attr-defined]
 
 
 # -- requests that cannot be decoded -------------------------------------------------------
@@ -372,7 +384,13 @@ def _answering(context, method: str):
     try:
         yield
     except RpcError as error:
-        context.abort_with_status(to_status(error))
+        status = to_status(error)
+        # abort_with_status replaces the trailers: keep those already set (the request id).
+        # (grpc's ServicerContext has trailing_metadata(); a test's stand-in may not.)
+        kept = tuple(getattr(context, "trailing_metadata", tuple)() or ())
+        context.abort_with_status(
+            status._replace(trailing_metadata=(*kept, *status.trailing_metadata))  # type: ignore[attr-defined]
+        )
     except Exception:  # a bug: log it, answer INTERNAL, keep serving
         log.exception("%s failed", method)
         context.abort(grpc.StatusCode.INTERNAL, f"{method}: internal error")

@@ -7,9 +7,10 @@ each call. Sealed, that position is a blob only the server opens, with AES-256-G
 
     version (1 byte) | key id length (1 byte) | key id (ASCII) | nonce (12 bytes) | ciphertext
 
-whose ciphertext is a ``council.v1.SealedContent`` (the full state, the game's secret and the
-time it was sealed) and whose first three parts are the associated data: a blob whose key id
-or version was changed does not open. The key id picks the key in a `SealKeys` ring, whose
+whose ciphertext is a ``council.v1.SealedContent`` (the full state, the game's secret, the
+time it was sealed, and the game's history for its record: its start, actions and players)
+and whose first three parts are the associated data: a blob whose key id or version was
+changed does not open. The key id picks the key in a `SealKeys` ring, whose
 first key seals and all of which open, so a new key can be put first while the blobs of
 games in progress still open (rotation); a key removed from the ring retires its blobs.
 
@@ -192,11 +193,23 @@ class SealKeys:
         """A ring of one fresh random key."""
         return cls.parse(new_key_line(key_id))
 
-    def seal(self, state: pb.GameState, game_secret: bytes, *, now: float | None = None) -> bytes:
-        """The blob of `state` in the game of `game_secret`, sealed with the current key."""
+    def seal(
+        self,
+        state: pb.GameState,
+        game_secret: bytes,
+        *,
+        now: float | None = None,
+        history: spb.SealedContent | None = None,
+    ) -> bytes:
+        """The blob of `state` in the game of `game_secret`, sealed with the current key;
+        with `history`, whose `start`, `actions` and `players` it keeps (the game's record)."""
         content = spb.SealedContent(
             game_secret=game_secret, issued_at=int(time.time() if now is None else now)
         )
+        if history is not None and history.HasField("start"):  # (an old blob has none)
+            content.start.CopyFrom(history.start)
+            content.actions.extend(history.actions)
+            content.players.extend(history.players)
         content.state.CopyFrom(state)
         header = self._headers[self.current]
         nonce = os.urandom(NONCE_BYTES)

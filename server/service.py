@@ -17,15 +17,18 @@ import contextlib
 import logging
 import secrets
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 import grpc
 
 from council.engine import IllegalActionError, Position
 from council.engine.actions import StructuredActionError
+from council.engine.effects import action_effects, known_effects, public_effects
 from council.engine.games import default_game, game_of
+from council.engine.record import record_of
 from council.engine.serialize import (
     StateValidationError,
     config_from_proto,
@@ -41,11 +44,13 @@ from council.mcts.search import (
     default_config,
     search,
 )
-from council.server import convert, presets, sealing
+from council.server import analyze_game, convert, presets, sealing
 from council.server.admission import Admission, caller_of
 from council.server.config import ServerConfig
 from council.server.errors import RpcError, failed_precondition, invalid, rpc
+from council.server.metrics import Metrics, preset_label
 from council.v1 import game_pb2 as pb
+from council.v1 import record_pb2 as rpb
 from council.v1 import service_pb2 as spb
 from council.v1 import service_pb2_grpc
 
@@ -57,6 +62,8 @@ log = logging.getLogger(__name__)
 # The roles of the tickets a sealed request may carry: most calls show the seat's hand.
 PLAYER_ONLY = frozenset({spb.SEAT_ROLE_PLAYER})
 PLAYER_OR_BOT = frozenset({spb.SEAT_ROLE_PLAYER, spb.SEAT_ROLE_BOT})
+# A sealed game's players as its record names them (a bot's name gains its preset).
+PERSON_NAME, BOT_NAME = "player", "bot"
 RECENT_SEARCHES = 256  # finished searches kept (see CouncilServicer.recent_searches)
 # A NewGame seed below this is found from one seat's view by trying seeds (about 1,200
 # NewGame calls found one, or a short loop over the engine): NewGame says so in its reply.
@@ -89,6 +96,7 @@ class _Plan:
     search_config: SearchConfig  # the server's in the default game, the game's defaults else
     # A bot ticket's call: the full state its move is played on, and its game.
     bot_game: tuple[Position, _Unsealed] | None = None
+    preset: str = ""  # the metrics' name of its budget (council.server.metrics.preset_label)
 
     def result_proto(
         self, result: SearchResult, time_s: float, reason: pb.StopReason
@@ -124,6 +132,7 @@ class _Unsealed:
 
     ticket: sealing.Ticket
     game_secret: bytes
+    content: spb.SealedContent  # its history too (start, actions, players): the record's
 
 
 class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
@@ -133,17 +142,21 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         self.seal_keys = self.config.seal_keys or sealing.SealKeys.generate(
             "process-" + secrets.token_hex(4)
         )
+        self.metrics = Metrics()  # this server's (council.server.metrics)
         self.admission = Admission(
             self.config.search_slots,
             self.config.search_queue,
             per_caller=self.config.searches_per_caller,
             max_queue_wait_s=self.config.max_queue_wait_s,
+            observe=self.metrics.admission_event,
         )
+        self.metrics.watch_admission(self.admission)
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
-        self._stops: set[StopFlag] = set()
+        self._stops: set[StopFlag | threading.Event] = set()  # (AnalyzeGame's: an Event)
         self._active = 0
         self._stopping = False  # cancel_all was called: a search starting now stops at once
+        self._retry_at: float | None = None  # set once admission closes (close_admission)
         # How the last searches ended. A cancelled call gets no answer, so this is the one
         # place that shows its search stopped early (the cancellation test reads it, and an
         # operator can from a debugger); bounded, it costs a few kilobytes.
@@ -155,9 +168,19 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         """Searches running now."""
         return self._active
 
-    def close_admission(self, *, queued: bool = False) -> None:
+    @property
+    def draining(self) -> bool:
+        """Whether the server is stopping (admission closed): not ready for new calls (the
+        HTTP port's ``/readyz`` answers 503, gRPC health NOT_SERVING)."""
+        return self._retry_at is not None
+
+    def close_admission(self, *, queued: bool = False, retry_at: float | None = None) -> None:
         """Refuse new searches with UNAVAILABLE (the server is stopping), and with `queued`
-        the queued ones too; running searches go on."""
+        the queued ones too; running searches go on. `retry_at` (time.monotonic) is when
+        the ports will be closed: a refusal tells a gRPC client to retry then (its retry
+        pushback), when a proxy can no longer send the retry here."""
+        if self._retry_at is None or retry_at is not None:
+            self._retry_at = retry_at if retry_at is not None else time.monotonic()
         self.admission.close("the server is shutting down; retry on another server", queued=queued)
 
     def cancel_all(self) -> None:
@@ -174,7 +197,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             return self._idle.wait_for(lambda: self._active == 0, timeout)
 
     @contextlib.contextmanager
-    def _tracked(self, stop: StopFlag) -> Iterator[None]:
+    def _tracked(self, stop: StopFlag | threading.Event) -> Iterator[None]:
         with self._lock:
             self._stops.add(stop)
             self._active += 1
@@ -251,11 +274,23 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         except StateValidationError:  # sealed by this server: it must read
             log.exception("a sealed state of this server does not read")
             raise RpcError(grpc.StatusCode.INTERNAL, "sealed.blob: unreadable state") from None
-        return state, _Unsealed(ticket, content.game_secret)
+        return state, _Unsealed(ticket, content.game_secret, content)
 
-    def _sealed_state(self, state: Position, unsealed: _Unsealed) -> bytes:
-        """The blob of `state`, in the game of `unsealed`."""
-        return self.seal_keys.seal(state_to_proto(state), unsealed.game_secret)
+    def _sealed_state(
+        self,
+        state: Position,
+        unsealed: _Unsealed,
+        action: int,
+        player: rpb.RecordedPlayer | None = None,
+    ) -> bytes:
+        """The blob of `state`, reached by `action`, in the game of `unsealed`: its history
+        gains the action (and `player`, the bot that chose it, replaces its seat's)."""
+        history = spb.SealedContent()
+        history.CopyFrom(unsealed.content)
+        history.actions.append(action)
+        if player is not None and player.seat < len(history.players):
+            history.players[player.seat].CopyFrom(player)
+        return self.seal_keys.seal(state_to_proto(state), unsealed.game_secret, history=history)
 
     def _seat(self, request, state: Position, default: int | None = None) -> int:
         """The requesting seat: it must be the seat to move and see its own hand."""
@@ -317,7 +352,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         if unsealed is not None and unsealed.ticket.role == spb.SEAT_ROLE_BOT:
             bot_game = (state, unsealed)
         seed, max_candidates = request.seed, request.max_candidates
-        return _Plan(view, seat, iterations, time_s, seed, max_candidates, config, bot_game)
+        preset = preset_label(request.limits, cfg.default_preset)
+        return _Plan(view, seat, iterations, time_s, seed, max_candidates, config, bot_game, preset)
 
     def _action(self, request, state: Position) -> tuple[int, str]:
         """The action id of an ApplyAction request in `state` and the field that gave it."""
@@ -355,11 +391,21 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         admitted = self.admission.enter(
             context, self.config.deadline_margin, caller_of(context), stop=stop.set
         )
-        with admitted, self._tracked(stop):
-            if not context.add_callback(stop.set):  # the call has ended already
-                stop.set()
-            time_s, by_deadline = self._time_budget(plan, context)
-            yield stop, time_s, by_deadline
+        try:
+            with admitted, self._tracked(stop):
+                if not context.add_callback(stop.set):  # the call has ended already
+                    stop.set()
+                time_s, by_deadline = self._time_budget(plan, context)
+                yield stop, time_s, by_deadline
+        except RpcError as error:  # refused by a stopping server: say when to retry
+            if error.code == grpc.StatusCode.UNAVAILABLE and self._retry_at is not None:
+                wait = max(self._retry_at - time.monotonic(), 0.0)
+                left = context.time_remaining()
+                # Only when the retry keeps half the call's time to search; else the
+                # client's own backoff (another replica may take it at once).
+                if left is None or wait <= left / 2:
+                    error.retry_after_s = wait
+            raise
 
     def _time_budget(self, plan: _Plan, context) -> tuple[float, bool]:
         left = context.time_remaining()
@@ -370,10 +416,14 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             return max(available, 0.001), True
         return plan.time_s, False
 
-    def _record(self, method: str, reason: int, result: SearchResult, time_s: float) -> None:
+    def _record(
+        self, method: str, reason: int, result: SearchResult, time_s: float, plan: _Plan
+    ) -> None:
         self.recent_searches.append(
             SearchRecord(method, reason, result.iterations, result.elapsed_s, time_s)
         )
+        game = game_of(plan.view).name
+        self.metrics.record_search(game, plan.preset, reason, result.iterations, result.elapsed_s)
 
     # -- RPCs --------------------------------------------------------------------------
     @rpc
@@ -407,8 +457,12 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 problem = f"must be in 0..{state.n_players - 1}, got {seat}"
                 raise invalid([(f"bot_seats[{i}]", problem)])
         secret = sealing.new_game_secret()
+        start = state_to_proto(state)
+        history = spb.SealedContent(start=start)  # the record's start; each move adds its id
+        for seat in range(state.n_players):  # a bot's agent is its searches' (_bot_player)
+            history.players.add(seat=seat, name=BOT_NAME if seat in bots else PERSON_NAME)
         response = spb.NewGameResponse(
-            sealed_state=self.seal_keys.seal(state_to_proto(state), secret)
+            sealed_state=self.seal_keys.seal(start, secret, history=history)
         )
         for seat in range(state.n_players):
             role = spb.SEAT_ROLE_BOT if seat in bots else spb.SEAT_ROLE_PLAYER
@@ -427,6 +481,10 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             describe = game_of(full).describe
             for m in response.actions:
                 m.description = describe(full, m.id)
+        if request.include_effects:  # what each action surely does: from the seat's view
+            known = known_effects(state, seat)
+            for m in response.actions:
+                m.effects.CopyFrom(known[m.id])
         return response
 
     @rpc
@@ -452,6 +510,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         action, where = self._action(request, state)
         # An action's message may name cards of the position it is taken in: built before.
         applied = game_of(state).action_to_proto(state, action)
+        before = state.clone()  # for the effects: what the action changed
         try:
             state.apply(action)  # checks legality itself, and leaves the state as it was if not
         except IllegalActionError:
@@ -466,7 +525,10 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             ) from None
         over = state.is_terminal()
         if unsealed is not None:
-            return self._sealed_apply_response(request, state, applied, unsealed)
+            response = self._sealed_apply_response(request, state, action, applied, unsealed)
+            seat = unsealed.ticket.seat  # the effects as the ticket's seat may know them
+            response.effects.CopyFrom(action_effects(before, state, action, seat))
+            return response
         shown = state if viewer is None else state.view(viewer)
         response = spb.ApplyActionResponse(
             state=state_to_proto(shown),
@@ -476,6 +538,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             sampled=viewer is not None,
         )
         response.applied.CopyFrom(applied)
+        response.effects.CopyFrom(action_effects(before, state, action, viewer))
         if request.include_views:
             if viewer is None:
                 convert.add_views(response.views, state)
@@ -484,13 +547,14 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         return response
 
     def _sealed_apply_response(
-        self, request, state: Position, applied: pb.Action, unsealed: _Unsealed
+        self, request, state: Position, action: int, applied: pb.Action, unsealed: _Unsealed
     ) -> spb.ApplyActionResponse:
         """A sealed ApplyAction's answer (a player ticket's): the next state sealed, what is
         public (the action, scores, the end) and that seat's view."""
         seat = unsealed.ticket.seat
         response = spb.ApplyActionResponse(
-            sealed_state=self._sealed_state(state, unsealed), **_public_outcome(state, seat)
+            sealed_state=self._sealed_state(state, unsealed, action),
+            **_public_outcome(state, seat),
         )
         response.applied.CopyFrom(applied)
         response.state.CopyFrom(state_to_proto(state.view(seat)))
@@ -507,26 +571,33 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             )
             result = search(plan.view, limits, plan.search_config, plan.seed, stop)
             reason = _stop_reason(result, plan, stop, by_deadline)
-            self._record("RecommendAction", reason, result, time_s)
+            self._record("RecommendAction", reason, result, time_s, plan)
         proto = plan.result_proto(result, time_s, reason)
         if plan.bot_game is None:
             return spb.RecommendActionResponse(result=proto)
-        return self._play_bot_move(plan.bot_game, proto, result.action)
+        player = _bot_player(plan, request.limits.HasField("max_time"))
+        return self._play_bot_move(plan.bot_game, proto, result.action, player)
 
     def _play_bot_move(
-        self, bot_game: tuple[Position, _Unsealed], result: pb.SearchResult, action: int
+        self,
+        bot_game: tuple[Position, _Unsealed],
+        result: pb.SearchResult,
+        action: int,
+        player: rpb.RecordedPlayer,
     ) -> spb.RecommendActionResponse:
         """A bot ticket's RecommendAction: its chosen `action` played on the sealed full
         state, answered with the next blob and what the other seats see (the move in its
         public form, scores, the end), so the bot's holder learns no more than they do."""
         state, unsealed = bot_game
         played, secret = convert.public_action_proto(state, action)  # named before it is taken
+        before = state.clone()  # for the effects
         state.apply(action)  # legal: the search chose it among the seat's legal actions
         result.action.CopyFrom(played)
         return spb.RecommendActionResponse(
             result=result,
-            sealed_state=self._sealed_state(state, unsealed),
+            sealed_state=self._sealed_state(state, unsealed, action, player),
             secret=secret,
+            effects=public_effects(before, state, action),
             **_public_outcome(state, unsealed.ticket.seat),
         )
 
@@ -558,10 +629,43 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                     final=False,
                 )
             reason = _stop_reason(result, plan, stop, by_deadline)
-            self._record("AnalyzePosition", reason, result, time_s)
+            self._record("AnalyzePosition", reason, result, time_s, plan)
         yield spb.AnalyzePositionResponse(
             result=plan.result_proto(result, time_s, reason), final=True
         )
+
+    @rpc
+    def AnalyzeGame(self, request, context):
+        # Checked before the first message: a bad request gets no stream (analyze_game).
+        review = analyze_game.plan(request, self.config)
+        yield from analyze_game.stream(self, review, context)
+
+    @rpc
+    def GetGameRecord(self, request, context):
+        if not request.HasField("sealed"):
+            raise invalid([("sealed", "required: the finished game's last blob and a ticket")])
+        state, unsealed = self._unseal(request.sealed, None, PLAYER_ONLY)
+        if not state.is_terminal():
+            raise failed_precondition(
+                "the game is not over: its record holds every hand and the deck, so it is "
+                "given once the game has ended"
+            )
+        history = unsealed.content
+        if not history.HasField("start"):
+            raise failed_precondition(
+                "sealed.blob: this game was sealed by a server that kept no history in its "
+                "blobs, so it has no record"
+            )
+        try:
+            record = record_of(state_from_proto(history.start), history.actions)
+        except (StateValidationError, IllegalActionError):  # sealed by this server: it plays
+            log.exception("a sealed game's history does not replay")
+            raise RpcError(grpc.StatusCode.INTERNAL, "sealed.blob: unplayable history") from None
+        if list(record.scores) != state.scores():  # the history must end in the blob's state
+            log.error("a sealed game's history ends in other scores than its state's")
+            raise RpcError(grpc.StatusCode.INTERNAL, "sealed.blob: inconsistent history")
+        record.players.extend(history.players)
+        return spb.GetGameRecordResponse(record=record)
 
     @rpc
     def GetView(self, request, context):
@@ -621,6 +725,25 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
 def _denied(field: str, problem: str) -> RpcError:
     """PERMISSION_DENIED naming the request field at fault (a sealed game's ticket)."""
     return RpcError(grpc.StatusCode.PERMISSION_DENIED, f"{field}: {problem}", [(field, problem)])
+
+
+def _bot_player(plan: _Plan, timed: bool) -> rpb.RecordedPlayer:
+    """A bot seat's player in its game's record: its agent the spec of the search `plan`
+    runs (``council.mcts.agents.parse_agent`` builds the same search from it), with its
+    time budget if the request gave one (`timed`), else only the server's cap."""
+    options = [f"iterations={'none' if plan.iterations is None else plan.iterations}"]
+    if timed:
+        options.append(f"time_s={plan.time_s:g}")
+    base, used = default_config(plan.view), plan.search_config
+    for f in fields(used):  # the settings that differ from the game's defaults
+        value = getattr(used, f.name)
+        if f.name == "kind_weights":
+            defaults = dict(base.kind_weights)
+            options += [f"kind_{k}={v}" for k, v in value if defaults.get(k) != v]
+        elif value != getattr(base, f.name):
+            options.append(f"{f.name}={value}")
+    name = f"{BOT_NAME} ({plan.preset})"
+    return rpb.RecordedPlayer(seat=plan.seat, name=name, agent="ismcts:" + ",".join(options))
 
 
 def _public_outcome(state: Position, seat: int) -> dict:

@@ -10,8 +10,17 @@
 "use strict";
 
 const SERVICE = "/council.v1.CouncilService/";
-// The pause before a bot's move, so that a person sees it (?bot_delay_ms=0: none).
-const BOT_DELAY_MS = Number(new URLSearchParams(location.search).get("bot_delay_ms") ?? 500);
+// The pause before a bot's move, so that a person sees it: the Bot speed setting's, unless
+// the address says ?bot_delay_ms=N (the tests' 0: none).
+const BOT_SPEEDS = { instant: 0, normal: 500, slow: 1500 };
+const BOT_DELAY_PARAM = new URLSearchParams(location.search).get("bot_delay_ms");
+const botDelayMs = () => (BOT_DELAY_PARAM !== null ? Number(BOT_DELAY_PARAM) : BOT_SPEEDS[settings.botSpeed] ?? 500);
+// What the page keeps in localStorage: the settings, and the game in progress (its sealed
+// blob, which only the server opens, the tickets, the log), so that a reload resumes it.
+const STORAGE = { settings: "council-ai.settings", game: "council-ai.game" };
+const settings = { botSpeed: "normal", ...readStored(STORAGE.settings) };
+// A lost connection is retried after 1 s, then twice as long each time, up to this.
+const RETRY_MAX_MS = 30_000;
 // ?seed=N: the games' setup seed (a decimal string), for a repeatable opening; absent, the
 // server draws a random one.
 const SEED = new URLSearchParams(location.search).get("seed");
@@ -20,9 +29,20 @@ const HINT_CANDIDATES = 5;
 
 const $ = (id) => document.getElementById(id);
 
+function readStored(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key)) || {};
+  } catch {
+    return {};
+  }
+}
+
 // One call of the service; rejects with an Error carrying the Connect error's code/message.
+// A call that gets no answer (the server stopped, the network down) is tried again, after
+// 1 s, 2 s, 4 s... (RETRY_MAX_MS at most), the wait shown, until it is answered: every RPC
+// is free of side effects, so the game goes on where it was once the server is back.
 async function call(method, request) {
-  const answer = await fetch(SERVICE + method, {
+  const answer = await fetchRetrying(SERVICE + method, {
     method: "POST",
     headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1" },
     body: JSON.stringify(request),
@@ -34,6 +54,42 @@ async function call(method, request) {
     throw error;
   }
   return body;
+}
+
+const connection = { lost: false };
+
+async function fetchRetrying(url, init) {
+  for (let wait = 1000; ; wait = Math.min(wait * 2, RETRY_MAX_MS)) {
+    try {
+      const answer = await fetch(url, init);
+      // A proxy's answer while the service is down (502-504) is waited out the same way.
+      if (![502, 503, 504].includes(answer.status) || answer.headers.get("Content-Type") === "application/json") {
+        connectionBack();
+        return answer;
+      }
+    } catch (error) {
+      if (error.name === "AbortError") throw error;
+    }
+    await connectionLost(wait);
+  }
+}
+
+// "Connection lost — retrying in Ns", counting down.
+async function connectionLost(wait) {
+  connection.lost = true;
+  const banner = $("connection");
+  banner.hidden = false;
+  for (let left = Math.ceil(wait / 1000); left > 0; left--) {
+    banner.textContent = `Connection lost — retrying in ${left} s`;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(1000, wait)));
+  }
+  banner.textContent = "Connection lost — retrying now…";
+}
+
+function connectionBack() {
+  if (!connection.lost) return;
+  connection.lost = false;
+  $("connection").hidden = true;
 }
 
 // A server stream (AnalyzePosition) over Connect's streaming protocol with JSON: the request
@@ -114,7 +170,140 @@ const game = {
   history: [],      // before each human move: {blob, state, logLines, secrets}; Undo restores the last
   secrets: [],      // The Council: log lines of bots' secret moves not yet public (below)
   hint: null,       // the AbortController of the hint being streamed
+  startedAt: 0,     // when the game was set up (ms since the epoch), for its statistics
+  hintsUsed: 0,
 };
+
+// -- The game kept in the browser: resumed on reload, saved to and opened from a file -------
+
+// What is kept of the game: enough to go on from where it was (the blob is the server's
+// sealed state, which only the server opens; the tickets are this screen's seats'). The
+// log's lines and the bots' secret moves not yet public (by their line's place), and Undo's
+// positions (their blobs and log lengths: a view is fetched again), the last UNDO_KEPT.
+const UNDO_KEPT = 50;
+const SAVE_FORMAT = "council-ai-page-game/1";
+
+function keptGame() {
+  const lines = [...$("log").children];
+  const secretsOf = (secrets) => secrets.map(({ item, ...rest }) => ({ ...rest, line: lines.indexOf(item) }));
+  return {
+    format: SAVE_FORMAT,
+    name: game.name, seats: game.seats, blob: game.blob, tickets: game.tickets,
+    over: game.over, scores: game.scores, winners: game.winners,
+    log: lines.map((line) => line.textContent),
+    secrets: secretsOf(game.secrets),
+    history: game.history.slice(-UNDO_KEPT).map(({ blob, logLines, secrets }) =>
+      ({ blob, logLines, secrets: secretsOf(secrets) })),
+    startedAt: game.startedAt, hintsUsed: game.hintsUsed, endedAt: game.endedAt || 0,
+    savedAt: Date.now(),
+  };
+}
+
+// After each change of the game: kept in localStorage (a full storage only loses the kept
+// copy, never the game on screen).
+function keepGame() {
+  if (!game.blob) return;
+  try {
+    localStorage.setItem(STORAGE.game, JSON.stringify(keptGame()));
+  } catch (error) {
+    console.warn("the game could not be kept in localStorage:", error);
+  }
+}
+
+function keepSettings() {
+  try {
+    localStorage.setItem(STORAGE.settings, JSON.stringify(settings));
+  } catch {
+    // (the setting still holds for this page)
+  }
+}
+
+// A kept or saved game back on the page: its log, then its view, board and next move.
+async function resumeGame(kept) {
+  if (!kept || kept.format !== SAVE_FORMAT || !kept.blob || !GAMES[kept.name]) {
+    throw new Error("not a saved game of this page");
+  }
+  const generation = ++game.generation;
+  showError(null);
+  clearActions();
+  $("scores").hidden = true;
+  $("log").replaceChildren();
+  Object.assign(game, {
+    name: kept.name, seats: kept.seats, blob: kept.blob, tickets: kept.tickets,
+    over: Boolean(kept.over), scores: kept.scores || [], winners: kept.winners || [],
+    startedAt: kept.startedAt || Date.now(), hintsUsed: kept.hintsUsed || 0, endedAt: kept.endedAt || 0,
+  });
+  const items = (kept.log || []).map((text) => {
+    const item = document.createElement("li");
+    item.textContent = text;
+    return item;
+  });
+  $("log").append(...items);
+  const secretsOf = (secrets) => (secrets || []).filter((s) => items[s.line])
+    .map(({ line, ...rest }) => ({ ...rest, item: items[line] }));
+  game.secrets = secretsOf(kept.secrets);
+  game.history = (kept.history || []).map((h) => ({ blob: h.blob, state: null, logLines: h.logLines, secrets: secretsOf(h.secrets) }));
+  formFromGame();
+  setStatus("Resuming the game…");
+  await refreshView();
+  if (generation !== game.generation) return;
+  showGameName();
+  await draw();
+  keepGame();
+  await step(generation);
+}
+
+// The New game form shows the game being played.
+function formFromGame() {
+  $("game-choice").value = game.name;
+  seatCounts();
+  $("seat-count").value = String(game.seats.length);
+  seatChoices();
+  $("seat-choices").querySelectorAll("select").forEach((select, seat) => {
+    const s = game.seats[seat];
+    select.value = s.kind === "human" ? "human" : s.preset;
+  });
+}
+
+// "Save game": a file with the sealed game, which "Open game" takes back.
+function saveGameFile() {
+  if (!game.blob) return;
+  const kept = keptGame();
+  const blob = new Blob([JSON.stringify(kept, null, 1)], { type: "application/json" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  const day = new Date(kept.savedAt).toISOString().slice(0, 19).replace(/[:T]/g, "-");
+  link.download = `${game.name}-${day}.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+async function openGameFile(file) {
+  if (!file) return;
+  if (!(await confirmLeaving("Open this saved game? The game in progress will be lost (save it first to keep it)."))) return;
+  try {
+    await resumeGame(JSON.parse(await file.text()));
+  } catch (error) {
+    showError(`Could not open ${file.name}: ${error.message || error}`);
+  }
+}
+
+// Asks before a game in progress is left (New game, Open game): a <dialog> (not
+// window.confirm, which a page's tests cannot answer). Nothing to lose, nothing asked: no
+// game, a game over, or one where nothing was played yet.
+function confirmLeaving(text) {
+  if (!game.blob || game.over || !$("log").children.length) return Promise.resolve(true);
+  const dialog = $("confirm-dialog");
+  $("confirm-text").textContent = text;
+  dialog.returnValue = "";
+  dialog.showModal();
+  $("confirm-cancel").focus();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true });
+  });
+}
 
 function seatLabel(seat) {
   const s = game.seats[seat];
@@ -134,7 +323,9 @@ function log(seat, text) {
   const item = document.createElement("li");
   item.textContent = `${seatLabel(seat)}: ${text}`;
   $("log").append(item);
-  item.scrollIntoView({ block: "nearest" });
+  // The log scrolls to its last line; the page stays where it is (on a phone the log is
+  // below the board).
+  $("log").scrollTop = $("log").scrollHeight;
   return item;
 }
 
@@ -221,20 +412,183 @@ function viewingSeat() {
 
 // Council of Four: RenderPosition's SVG of the view. The Council: the page's own HTML of it.
 async function draw() {
-  if (game.name === "the-council") return drawTheCouncil();
+  const svgBoard = game.name !== "the-council";
+  $("board-panel").classList.toggle("svg-board", svgBoard);
+  $("zoom-tools").hidden = !svgBoard;
+  if (!svgBoard) {
+    $("player-panels").replaceChildren();
+    Board.holdFocus();
+    await drawTheCouncil();
+    return Board.drawn();
+  }
   const { svg } = await call("RenderPosition", { sealed: sealed(viewingSeat()) });
+  Board.holdFocus(); // (board.js: the focus waits on the board while it is drawn anew)
   $("board").innerHTML = svg;
+  fitBoard();
+  Board.drawn(); // its pieces made buttons, the board in words
+}
+
+// -- Council of Four's board: zoomed and panned in its viewport; the seats' panels apart ---
+
+// The SVG's seats' panels (g.player, in a row below the board) are shown apart, each a
+// small SVG of its own that the page reflows (side by side on a desktop, one above the
+// other on a phone); the board's SVG is cropped above them. Its default zoom makes its
+// smallest text READABLE_PX (at least the viewport's width); the user's zoom, once chosen,
+// stays from move to move.
+const READABLE_PX = 11;
+const ZOOM_MAX = 4;
+const zoom = { scale: null, current: 0, width: 0, height: 0, readable: 1 }; // scale: the user's
+
+function fitBoard() {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  const [, , width, fullHeight] = (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number);
+  const panels = [...svg.querySelectorAll("g.player")];
+  const top = Math.min(...panels.map((g) => Number(g.querySelector("rect")?.getAttribute("y") ?? fullHeight)));
+  const height = Number.isFinite(top) && top < fullHeight ? top - 6 : fullHeight;
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("preserveAspectRatio", "xMinYMin meet");
+  Object.assign(zoom, { width, height });
+  // The smallest text of the board (the panels apart) at scale 1.
+  const sizes = [...svg.querySelectorAll("text")].filter((t) => !t.closest("g.player"))
+    .map((t) => parseFloat(getComputedStyle(t).fontSize)).filter((size) => size > 0);
+  zoom.readable = sizes.length ? READABLE_PX / Math.min(...sizes) : 1;
+  // The new drawing at the zoom of the one it replaces, so that the view stays where it was.
+  if (zoom.current) svg.setAttribute("width", String(Math.round(width * zoom.current)));
+  setZoom(zoom.scale ?? defaultZoom(), 0, 0, false);
+  showPanels(svg, panels);
+}
+
+function defaultZoom() {
+  return Math.max(zoom.readable, $("board-viewport").clientWidth / zoom.width || 0);
+}
+
+// The whole board in the viewport.
+function wholeBoardZoom() {
+  const viewport = $("board-viewport");
+  return Math.min(viewport.clientWidth / zoom.width, viewport.clientHeight / zoom.height);
+}
+
+// Zooms to `scale`, keeping the board's point under (x, y) of the viewport where it was;
+// `chosen`: the user's zoom, kept for the next drawings.
+function setZoom(scale, x = 0, y = 0, chosen = true) {
+  const svg = $("board").querySelector("svg");
+  if (!svg || !zoom.width) return;
+  const viewport = $("board-viewport");
+  const old = svg.width.baseVal.value / zoom.width || scale;
+  scale = Math.min(Math.max(scale, Math.min(wholeBoardZoom(), zoom.readable)), ZOOM_MAX);
+  const pointX = (viewport.scrollLeft + x) / old;
+  const pointY = (viewport.scrollTop + y) / old;
+  svg.setAttribute("width", String(Math.round(zoom.width * scale)));
+  svg.setAttribute("height", String(Math.round(zoom.height * scale)));
+  viewport.scrollLeft = pointX * scale - x;
+  viewport.scrollTop = pointY * scale - y;
+  if (chosen) zoom.scale = scale;
+  zoom.current = scale;
+  $("board").dataset.zoom = scale.toFixed(3);
+}
+
+function zoomBy(factor, x, y) {
+  const viewport = $("board-viewport");
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  const current = svg.width.baseVal.value / zoom.width;
+  setZoom(current * factor, x ?? viewport.clientWidth / 2, y ?? viewport.clientHeight / 2);
+}
+
+function showPanels(svg, panels) {
+  const box = $("player-panels");
+  box.replaceChildren();
+  for (const g of panels) {
+    const rect = g.querySelector("rect");
+    const [x, y, w, h] = ["x", "y", "width", "height"].map((a) => Number(rect.getAttribute(a)));
+    const panel = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    panel.setAttribute("viewBox", `${x - 3} ${y - 3} ${w + 6} ${h + 6}`);
+    panel.setAttribute("font-family", svg.getAttribute("font-family") || "sans-serif");
+    panel.setAttribute("role", "img");
+    const seat = Number(g.dataset.seat || 0);
+    panel.setAttribute("aria-label", `${seatLabel(seat)}: the seat's panel`);
+    const copy = g.cloneNode(true); // (ids dropped: the board's SVG holds the originals)
+    for (const element of [copy, ...copy.querySelectorAll("[id]")]) element.removeAttribute("id");
+    panel.append(copy);
+    const wrapper = newElement("div", "panel");
+    wrapper.dataset.seat = String(seat);
+    wrapper.append(panel);
+    box.append(wrapper);
+  }
+}
+
+// The zoom's buttons, Ctrl+wheel (a trackpad's pinch), two fingers' pinch, a mouse's drag.
+function setUpZoom() {
+  const viewport = $("board-viewport");
+  const within = (event) => {
+    const box = viewport.getBoundingClientRect();
+    return [event.clientX - box.left, event.clientY - box.top];
+  };
+  $("zoom-in").addEventListener("click", () => zoomBy(1.25));
+  $("zoom-out").addEventListener("click", () => zoomBy(0.8));
+  $("zoom-reset").addEventListener("click", () => {
+    zoom.scale = null;
+    setZoom(defaultZoom(), 0, 0, false);
+    viewport.scrollTo(0, 0);
+  });
+  $("zoom-fit").addEventListener("click", () => setZoom(wholeBoardZoom()));
+  viewport.addEventListener("wheel", (event) => {
+    if (!event.ctrlKey || !$("board").querySelector("svg")) return;
+    event.preventDefault();
+    zoomBy(Math.exp(-event.deltaY / 300), ...within(event));
+  }, { passive: false });
+  let pinch = null;
+  const spread = (touches) => Math.hypot(touches[0].clientX - touches[1].clientX, touches[0].clientY - touches[1].clientY);
+  viewport.addEventListener("touchstart", (event) => {
+    if (event.touches.length !== 2 || !$("board").querySelector("svg")) return;
+    const svg = $("board").querySelector("svg");
+    pinch = { spread: spread(event.touches), scale: svg.width.baseVal.value / zoom.width };
+  }, { passive: true });
+  viewport.addEventListener("touchmove", (event) => {
+    if (!pinch || event.touches.length !== 2) return;
+    event.preventDefault();
+    const [a, b] = event.touches;
+    const middle = { clientX: (a.clientX + b.clientX) / 2, clientY: (a.clientY + b.clientY) / 2 };
+    setZoom(pinch.scale * spread(event.touches) / pinch.spread, ...within(middle));
+  }, { passive: false });
+  viewport.addEventListener("touchend", () => { pinch = null; });
+  // A mouse drag pans (a click that did not move still picks on the board).
+  let drag = null;
+  viewport.addEventListener("pointerdown", (event) => {
+    if (event.pointerType !== "mouse" || event.button !== 0) return;
+    drag = { x: event.clientX, y: event.clientY, left: viewport.scrollLeft, top: viewport.scrollTop, moved: false };
+  });
+  viewport.addEventListener("pointermove", (event) => {
+    if (!drag || !(event.buttons & 1)) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.moved && Math.hypot(dx, dy) < 5) return;
+    drag.moved = true;
+    viewport.scrollLeft = drag.left - dx;
+    viewport.scrollTop = drag.top - dy;
+  });
+  viewport.addEventListener("click", (event) => {
+    if (drag && drag.moved) event.stopPropagation(); // (a drag is no click on the board)
+    drag = null;
+  }, true);
+  window.addEventListener("resize", () => {
+    if ($("board").querySelector("svg") && zoom.scale === null) setZoom(defaultZoom(), 0, 0, false);
+  });
 }
 
 function clearActions() {
   game.turn = null;
   $("actions").replaceChildren();
+  $("reveal-picker").replaceChildren();
+  $("reveal-picker").hidden = true;
   $("hint").replaceChildren();
   $("hint-button").disabled = true;
   $("undo-button").disabled = true;
   showDecision("");
   if (game.hint) game.hint.abort(); // a hint of a position left behind is dropped
   game.hint = null;
+  Board.clear(); // no targets on the board
 }
 
 // What a pending decision chooses (ListLegalActions' `decision`), said above the options.
@@ -255,10 +609,40 @@ const THE_COUNCIL_DECISIONS = {
   reveal: "Choose in secret the drafted cards to reveal when every seat has bid",
 };
 
+// The status line's words for a decision: a few words, never its internal name.
+const DECISION_WORDS = {
+  turn: "your turn", pay_permit: "pay for the permit tile", pay_king: "pay the king's council",
+  city_token: "choose a city token bonus", first_of_two_city_tokens: "choose two city token bonuses",
+  second_of_two_city_tokens: "choose the second city token bonus", free_permit: "take a free permit tile",
+  permit_bonus: "choose a permit tile's bonus again",
+  draft: "pick a card", bid: "bid", reveal: "choose the cards to reveal",
+};
+
+function decisionWords(decision) {
+  return DECISION_WORDS[decision] || (decision || "").replace(/_/g, " ");
+}
+
+// The server's descriptions in the rules' words: a bonus is "+2 coins", not "coins +2"
+// (engine/actions.py's keys: VP, coins, assistants, politics, nobility, main_action), and
+// "2 cards", not "2 card(s)".
+const BONUS_WORDS = {
+  VP: ["VP", "VP"], coins: ["coin", "coins"], assistants: ["assistant", "assistants"],
+  politics: ["politics card", "politics cards"], nobility: ["nobility step", "nobility steps"],
+  main_action: ["main action", "main actions"],
+};
+
+function inWords(text) {
+  return text
+    .replace(/\b(VP|coins|assistants|politics|nobility|main_action) \+(\d+)/g,
+      (_, key, n) => `+${n} ${BONUS_WORDS[key][n === "1" ? 0 : 1]}`)
+    .replace(/(\d+) (\w+)\(s\)/g, (_, n, word) => `${n} ${word}${n === "1" ? "" : "s"}`)
+    .replace(/\b(pay_permit|pay_king|city_token|free_permit|permit_bonus|main_action)\b/g, (name) => name.replace(/_/g, " "));
+}
+
 function showDecision(decision) {
   const heading = $("decision");
   const said = game.name === "the-council" ? THE_COUNCIL_DECISIONS : DECISIONS;
-  heading.textContent = decision ? said[decision] || `Decide: ${decision}` : "";
+  heading.textContent = decision ? said[decision] || `Decide: ${decisionWords(decision)}` : "";
   heading.hidden = !decision;
 }
 
@@ -285,10 +669,14 @@ async function moved(seat, answer, action, secret, generation) {
   game.over = Boolean(answer.gameOver);
   game.scores = answer.scores || [];
   game.winners = answer.winners || [];
+  // The game-ending move's lines tell each seat's final score in parts (showScores).
+  game.finalLines = game.over ? ((answer.effects || {}).lines || []) : [];
   await refreshView();
   if (generation !== game.generation) return;
   logMove(seat, action, secret, before);
+  keepGame();
   await draw();
+  Board.moved(seat, action, answer.effects); // shown on the board a moment, a bot's move said
   await step(generation);
 }
 
@@ -296,11 +684,12 @@ async function moved(seat, answer, action, secret, generation) {
 async function step(generation) {
   if (generation !== game.generation) return;
   clearActions();
+  $("actions-title").hidden = game.over; // (no actions once the game is over)
   if (game.over) return showScores();
   const seat = toMove(game.state);
   if (game.seats[seat].kind === "bot") {
     setStatus(`${seatLabel(seat)} is thinking…`);
-    await new Promise((resolve) => setTimeout(resolve, BOT_DELAY_MS));
+    await new Promise((resolve) => setTimeout(resolve, botDelayMs()));
     if (generation !== game.generation) return;
     // The bot's ticket: the server searches from the bot's view, plays the move it chooses
     // and answers the next blob and the move as the other seats see it.
@@ -313,13 +702,12 @@ async function step(generation) {
   const listed = await call("ListLegalActions", { sealed: sealed(seat), includeDescriptions: true });
   if (generation !== game.generation) return;
   // (Council of Four's "turn" needs no heading; every other decision, and phase, has one.)
-  const decision = listed.decision === "turn" ? "your turn" : `decide: ${listed.decision}`;
-  const status = game.name === "the-council"
-    ? `${seatLabel(seat)} to move: ${listed.decision}` // the phase
-    : `${seatLabel(seat)} to move, ${decision}`;
-  game.turn = { seat, generation, actions: listed.actions, status };
+  game.turn = { seat, generation, actions: listed.actions, status: `${seatLabel(seat)} to move: ${decisionWords(listed.decision)}` };
   showDecision(listed.decision === "turn" ? "" : listed.decision);
+  showRevealPicker(listed.decision === "reveal" && game.name === "the-council" ? listed.actions : null);
   showActions(listed.actions);
+  Board.turn(listed.actions); // each action's target marked on the board
+  if (game.name === "the-council") tableTargets(listed.actions);
   $("hint-button").disabled = false;
   $("undo-button").disabled = game.history.length === 0;
 }
@@ -355,7 +743,7 @@ function showActions(actions, picked) {
     if (action.description && action.description !== action.text) {
       const more = document.createElement("span");
       more.className = "description";
-      more.textContent = action.description;
+      more.textContent = inWords(action.description);
       button.append(more);
     }
     button.addEventListener("click", () => humanMove(seat, action.id || 0, generation));
@@ -373,58 +761,20 @@ function showActions(actions, picked) {
     list.append(item);
   }
   const first = list.querySelector("button");
-  if (first) first.focus({ preventScroll: true });
+  if (first && !Board.hasFocus()) first.focus({ preventScroll: true }); // (or kept on the board)
 }
 
-// A click on the board (docs/render.md's ids): a city, a balcony or a face-up permit tile
-// picks the legal actions about it; one is played at once, several are listed.
+// Council of Four's regions and balconies, as the actions number them (board.js plays a
+// move by a click on its piece).
 const REGIONS = ["coast", "hills", "mountains"];
 const BALCONIES = [...REGIONS, "king"];
-const PICKABLE = '[id^="city-"], [id^="balcony-"], [id^="tile-"]';
-
-function pickedOf(element) {
-  const [kind, name, slot] = element.id.split("-");
-  if (kind === "city") {
-    const letter = element.dataset.letter || element.getAttribute("data-letter") || name[0];
-    return { kind, city: letter.toUpperCase().charCodeAt(0) - 65, label: name };
-  }
-  if (kind === "balcony" && BALCONIES.includes(name)) {
-    return { kind, balcony: BALCONIES.indexOf(name), label: `the ${name} council` };
-  }
-  if (kind === "tile" && REGIONS.includes(name) && (slot === "0" || slot === "1")) {
-    const label = `${name} permit ${Number(slot) + 1}`;
-    return { kind, region: REGIONS.indexOf(name), slot: Number(slot), label };
-  }
-  return null;
-}
-
-function about(action, picked) {
-  if (picked.kind === "city") return action.city === picked.city;
-  if (picked.kind === "tile") {
-    // Buying that tile, or changing its region's face-up tiles.
-    const change = action.kind === "ACTION_KIND_CHANGE" && action.region === picked.region;
-    return change || (action.region === picked.region && action.slot === picked.slot);
-  }
-  // A balcony: electing into it, or buying a permit of its region (its council is paid).
-  return action.balcony === picked.balcony || (action.slot !== undefined && action.region === picked.balcony);
-}
-
-function boardClick(event) {
-  const element = event.target && event.target.closest ? event.target.closest(PICKABLE) : null;
-  const picked = element && pickedOf(element);
-  if (!picked || !game.turn || game.busy || game.turn.generation !== game.generation) return;
-  if (game.name !== "council-of-four") return; // (the ids are Council of Four's board's)
-  const chosen = game.turn.actions.filter((action) => about(action, picked));
-  if (chosen.length === 1) return humanMove(game.turn.seat, chosen[0].id || 0, game.turn.generation);
-  if (chosen.length === 0) return showActions(game.turn.actions, `nothing to do with ${picked.label}`);
-  showActions(chosen, `${chosen.length} actions with ${picked.label}`);
-}
 
 async function humanMove(seat, actionId, generation) {
   if (game.busy) return;
   game.busy = true;
   const secrets = game.secrets.map((secret) => ({ ...secret }));
   game.history.push({ blob: game.blob, state: game.state, logLines: $("log").children.length, secrets });
+  Board.holdFocus(); // (the button pressed goes: the focus waits on the board or the list)
   clearActions();
   try {
     await apply(seat, actionId, generation);
@@ -446,10 +796,12 @@ async function undo() {
   game.secrets = secrets;
   showError(null);
   clearActions();
-  Object.assign(game, { blob, state, over: false, scores: [], winners: [] });
+  Object.assign(game, { blob, state, over: false, scores: [], winners: [], endedAt: 0 });
   $("scores").hidden = true;
   $("log").replaceChildren(...[...$("log").children].slice(0, logLines));
   try {
+    if (!state) await refreshView(); // (a position of a resumed game: its blob only)
+    keepGame();
     await draw();
     await step(generation);
   } catch (error) {
@@ -522,6 +874,7 @@ function showHint(result, final) {
   $("hint").replaceChildren(table, line, state);
   $("hint").dataset.final = final ? "true" : "false";
   highlight(result.action);
+  Board.hintShown(result, final); // marked in the list; the final one's candidates playable
 }
 
 async function hint() {
@@ -529,6 +882,10 @@ async function hint() {
   const generation = game.generation;
   const controller = new AbortController();
   game.hint = controller;
+  game.hintsUsed += 1;
+  keepGame();
+  // (board.js: the focus waits on the hint while the button is disabled, then comes back)
+  const refocus = Board.keepFocusWhile($("hint-button"), $("hint"));
   $("hint-button").disabled = true;
   $("hint").textContent = "Thinking…";
   $("hint").dataset.final = "false";
@@ -564,6 +921,7 @@ async function hint() {
     if (current()) {
       $("hint-button").disabled = game.over;
       game.hint = null;
+      refocus();
     }
   }
 }
@@ -578,12 +936,153 @@ async function drawTheCouncil() {
   const council = position.theCouncil;
   const board = newElement("div", "tc-board");
   board.append(newElement("p", "tc-phase", phaseLine(council)));
-  if (council.event) board.append(eventSection(council.event));
-  board.append(suitTable(council));
+  // (The last event's card stays in the state through the next draft: not shown then.)
+  if (council.event && council.phase !== "draft") board.append(eventSection(council.event));
+  const table = newElement("div", "tc-table");
+  // (It scrolls sideways on a phone: a tab stop, so that the keys scroll it.)
+  table.tabIndex = 0;
+  table.setAttribute("role", "region");
+  table.setAttribute("aria-label", "Ranks, chips and bids by suit");
+  table.append(suitTable(council));
+  board.append(table);
   if (council.phase === "draft") board.append(packSection(council, position.viewer || 0));
   board.append(draftedSection(council));
   board.append(spentSection(council));
+  board.append(cardKindsHelp());
   $("board").replaceChildren(board);
+}
+
+// What each kind of card does (docs/the-council.md, "Events", from the rules text): the one
+// place the page says it.
+const CARD_KINDS_HELP = [
+  ["Drafting", "a card you pick gives you one chip of each of its suits."],
+  ["The event", "succeeds if the chips bid in its suits, all seats together, reach its rank: an Ace 1, a number its value, a Pawn, Court or Crown 0 (it cannot fail)."],
+  ["Ace", "revealed: adds unlimited chips of its suit to your bid, if the event has that suit."],
+  ["Number (2–9)", "revealed: breaks ties in its event suits; the lower number is better."],
+  ["Pawn", "revealed: adds one chip of each of its event suits to your bid."],
+  ["Court", "revealed: gives you a traitor chip if the event fails."],
+  ["Crown", "revealed: gives you a rank in its suit."],
+  ["Success", "the highest bidder in each event suit gains a rank in it (a tie with no number to break it: nobody)."],
+  ["Failure", "the lowest bidder in each event suit trades a rank in it for a traitor chip; the empire loses a rank in each event suit."],
+];
+
+function cardKindsHelp() {
+  const help = newElement("details", "tc-help");
+  help.append(newElement("summary", "", "What the cards do"));
+  const list = newElement("dl", "");
+  for (const [term, text] of CARD_KINDS_HELP) list.append(newElement("dt", "", term), newElement("dd", "", text));
+  help.append(list);
+  // (Open or closed as the player left it, across the drawings.)
+  help.open = cardKindsHelp.open;
+  help.addEventListener("toggle", () => { cardKindsHelp.open = help.open; });
+  return help;
+}
+cardKindsHelp.open = false;
+
+// The Council's reveal: the viewer's drafted cards as toggles; the cards toggled make the one
+// legal action revealing exactly them, played by the button below them. (The list of every
+// combination stays below, the keyboard's route.)
+function showRevealPicker(actions) {
+  const box = $("reveal-picker");
+  box.replaceChildren();
+  box.hidden = !actions;
+  if (!actions) return;
+  const { seat, generation } = game.turn;
+  const key = (cards) => [...cards].sort().join("|");
+  const byCards = new Map(actions.map((action) => [key(action.reveal || []), action]));
+  const cards = [...new Set(actions.flatMap((action) => action.reveal || []))];
+  const chosen = new Set();
+  const list = newElement("ul", "cards");
+  list.setAttribute("aria-label", "Your drafted cards: press those to reveal");
+  const confirm = newElement("button", "");
+  confirm.type = "button";
+  confirm.id = "reveal-confirm";
+  const note = newElement("p", "reveal-note");
+  const update = () => {
+    const action = byCards.get(key(chosen));
+    confirm.disabled = !action;
+    confirm.textContent = chosen.size ? `Reveal ${[...chosen].join(", ")}` : "Reveal no card";
+    note.textContent = action ? "" : "No move reveals exactly these cards.";
+  };
+  for (const name of cards) {
+    const item = newElement("li", "");
+    const card = cardElement(name, "button");
+    card.type = "button";
+    card.setAttribute("aria-pressed", "false");
+    card.addEventListener("click", () => {
+      if (chosen.has(name)) chosen.delete(name);
+      else chosen.add(name);
+      card.setAttribute("aria-pressed", String(chosen.has(name)));
+      update();
+    });
+    item.append(card);
+    list.append(item);
+  }
+  confirm.addEventListener("click", () => {
+    const action = byCards.get(key(chosen));
+    if (action) humanMove(seat, action.id || 0, generation);
+  });
+  update();
+  box.append(list, confirm, note);
+}
+
+// The Council played on its table: the cards of the pack picked, a chip bid in a suit of
+// the seat's row, the bid ended on the event, the drafted cards to reveal toggled (the
+// reveal picker's toggles, pressed through) and revealed: each a button (the keyboard's
+// too), class tc-target. (The list of actions stays, the same moves.)
+function tableTargets(actions) {
+  const { seat, generation } = game.turn;
+  const board = $("board");
+  const play = (action) => () => humanMove(seat, action.id || 0, generation);
+  const target = (text, className = "") => {
+    const button = newElement("button", `tc-target ${className}`.trim(), text);
+    button.type = "button";
+    return button;
+  };
+  const cardButton = (list, name) => {
+    const item = list && list.querySelector(`li[data-card="${CSS.escape(name)}"]`);
+    if (!item) return null;
+    const button = cardElement(name, "button");
+    button.type = "button";
+    button.classList.add("tc-target");
+    const slot = newElement("li", "");
+    item.replaceWith(slot);
+    slot.append(button);
+    return button;
+  };
+  const row = board.querySelector(`.tc-suits tr[data-seat="${seat}"]`);
+  for (const action of actions) {
+    if (action.kind === "ACTION_KIND_PICK") {
+      const button = cardButton(board.querySelector(".tc-pack ul.cards"), action.card);
+      if (button) button.addEventListener("click", play(action));
+    } else if (action.kind === "ACTION_KIND_BID" && row) {
+      const button = target(`Bid a ${action.suit} chip`);
+      button.addEventListener("click", play(action));
+      row.cells[1 + THE_COUNCIL.suits.indexOf(action.suit)].append(button);
+    } else if (action.kind === "ACTION_KIND_END_BID") {
+      const button = target("End the bid", "tc-end-bid");
+      button.addEventListener("click", play(action));
+      (board.querySelector(".tc-event") || board.querySelector(".tc-board")).append(button);
+    }
+  }
+  const picker = $("reveal-picker");
+  if (picker.hidden) return;
+  const reveal = target($("reveal-confirm").textContent, "tc-reveal");
+  reveal.disabled = $("reveal-confirm").disabled;
+  reveal.addEventListener("click", () => $("reveal-confirm").click());
+  (board.querySelector(".tc-event") || board.querySelector(".tc-board")).append(reveal);
+  const drafted = board.querySelector(`.tc-drafted ul[aria-label="${CSS.escape(`${seatLabel(seat)} drafted`)}"]`);
+  for (const toggle of picker.querySelectorAll("button.card")) {
+    const button = cardButton(drafted, toggle.dataset.card);
+    if (!button) continue;
+    button.setAttribute("aria-pressed", "false");
+    button.addEventListener("click", () => {
+      toggle.click();
+      button.setAttribute("aria-pressed", toggle.getAttribute("aria-pressed"));
+      reveal.disabled = $("reveal-confirm").disabled;
+      reveal.textContent = $("reveal-confirm").textContent;
+    });
+  }
 }
 
 // An element with a class and a text, for the board.
@@ -613,9 +1112,12 @@ function cardElement(name, tag = "li") {
   const facts = THE_COUNCIL.cards[name];
   const card = newElement(tag, "card");
   card.dataset.card = name;
-  card.setAttribute("aria-label", `${name}: ${facts.rank}, ${facts.suits.join(" and ")}`);
-  card.append(newElement("span", "card-name", name), newElement("span", "card-rank", facts.rank));
-  for (const suit of facts.suits) card.append(suitBadge(suit));
+  // (A button is named by its text, the parts apart by spaces; a label would have to hold
+  // that text word for word. A plain div takes no label: a group.)
+  if (tag !== "button") card.setAttribute("aria-label", `${name}: ${facts.rank}, ${facts.suits.join(" and ")}`);
+  if (tag === "div") card.setAttribute("role", "group");
+  card.append(newElement("span", "card-name", name), " ", newElement("span", "card-rank", facts.rank));
+  for (const suit of facts.suits) card.append(" ", suitBadge(suit));
   return card;
 }
 
@@ -682,7 +1184,8 @@ function suitTable(council) {
     for (const suit of THE_COUNCIL.suits) {
       const rank = suitCount(seat.ranks, suit);
       const chips = suitCount(seat.chips, suit);
-      const bid = suitCount(seat.bid, suit);
+      // (A bid stays in the state after its event: shown during the events only.)
+      const bid = council.phase === "bid" || council.phase === "reveal" ? suitCount(seat.bid, suit) : 0;
       const cell = row.insertCell();
       // A rank above the empire's scores double at the collapse.
       if (rank > suitCount(council.empire, suit)) cell.className = "above-empire";
@@ -758,7 +1261,76 @@ function showScores() {
     item.textContent = `${seatLabel(seat)}: ${points}${won}`;
     list.append(item);
   }
+  // What each score is made of, a line per seat, after the ranking.
+  const breakdown = $("score-parts");
+  breakdown.replaceChildren();
+  for (const { seat } of order) {
+    const parts = scoredParts(seat) || scoreParts(seat);
+    if (parts) breakdown.append(newElement("dt", "", seatLabel(seat)), newElement("dd", "", parts));
+  }
+  if (!game.endedAt) {
+    game.endedAt = Date.now();
+    keepGame();
+  }
+  const seconds = Math.round((game.endedAt - (game.startedAt || game.endedAt)) / 1000);
+  const took = seconds < 120 ? plural(seconds, "second") : plural(Math.round(seconds / 60), "minute");
+  $("game-stats").textContent = `${plural($("log").children.length, "move")} in ${took}; ` +
+    `${plural(game.hintsUsed || 0, "hint")} used.`;
   $("scores").hidden = false;
+}
+
+// What a seat's final score is made of, in VP, as the game-ending move's effects tell it
+// (Council of Four: "final scoring: VP track, 17 VP", then each tile and award, "final
+// scoring: most permit tiles, +3 VP"): the parts and their sum. "" where they do not say.
+function scoredParts(seat) {
+  const parts = (game.finalLines || [])
+    .filter((line) => line.seat === seat)
+    .map((line) => /^final scoring: (.+), \+?(\d+) VP$/.exec(line.text))
+    .filter(Boolean)
+    .map(([, what, vp]) => ({ what, vp: Number(vp) }));
+  if (!parts.length) return "";
+  const total = parts.reduce((sum, part) => sum + part.vp, 0);
+  return `${parts.map(({ what, vp }) => `${what} ${vp}`).join(" + ")} = ${total} VP`;
+}
+
+// What a seat's final score is made of, as far as the final view tells it (a game resumed
+// at its end, whose last move's effects the page no longer has). Council of Four:
+// the king tiles (by their VP), the bonus tiles won, the nobility track and the permit tiles
+// (with the places that final scoring rewards), the emporiums; the service does not say the
+// VP of each part (the bonus tiles' and the end awards'), so those are not summed here.
+// The Council: the traitor chips and the ranks in the suits where the empire fell below a seat.
+function scoreParts(seat) {
+  if (game.name === "council-of-four") {
+    const players = game.state.players || [];
+    const player = players[seat];
+    if (!player) return "";
+    const nobility = players.map((p) => p.nobility || 0);
+    const permits = players.map((p) => (p.permitsFaceUp || []).length + (p.permitsFaceDown || []).length);
+    const best = (values) => Math.max(...values);
+    const second = (values) => Math.max(-1, ...values.filter((v) => v < best(values)));
+    const place = nobility[seat] === best(nobility) ? " (first)" : nobility[seat] === second(nobility) ? " (second)" : "";
+    const kings = player.kingTiles || [];
+    return [
+      kings.length ? `king tiles ${kings.join(" + ")} VP` : "no king tile",
+      (player.bonusTiles || []).length ? `bonus tiles: ${player.bonusTiles.join(", ")}` : "no bonus tile",
+      `nobility ${nobility[seat]}${place}`,
+      `${plural(permits[seat], "permit tile")}${permits[seat] === best(permits) ? " (most)" : ""}`,
+      plural((player.emporiums || []).length, "emporium"),
+    ].join(" · ");
+  }
+  if (game.name === "the-council") {
+    const council = game.state.theCouncil;
+    const it = (council.seats || [])[seat];
+    if (!it) return "";
+    const fallen = THE_COUNCIL.suits.filter((suit) =>
+      (council.seats || []).some((other) => suitCount(other.ranks, suit) > suitCount(council.empire, suit)));
+    const ranks = fallen.map((suit) => {
+      const rank = suitCount(it.ranks, suit);
+      return `${suit} ${rank}${rank > suitCount(council.empire, suit) ? " (above the empire: doubled)" : ""}`;
+    });
+    return [plural(it.traitors || 0, "traitor chip"), ...ranks].join(" · ");
+  }
+  return "";
 }
 
 async function newGame() {
@@ -780,9 +1352,12 @@ async function newGame() {
     if (generation !== game.generation) return;
     const tickets = [];
     for (const t of answer.tickets || []) tickets[t.seat || 0] = t.ticket;
-    Object.assign(game, { blob: answer.sealedState, tickets, over: false, scores: [], winners: [] });
+    Object.assign(game, {
+      blob: answer.sealedState, tickets, over: false, scores: [], winners: [], startedAt: Date.now(), hintsUsed: 0, endedAt: 0,
+    });
     await refreshView();
     if (generation !== game.generation) return;
+    keepGame();
     showGameName();
     await draw();
     await step(generation);
@@ -795,8 +1370,6 @@ function showGameName() {
   const label = (GAMES[game.name] || {}).displayName || game.name;
   $("game-title").textContent = label;
   document.title = label;
-  // Council of Four's board is a picture (its SVG); The Council's a group of tables and lists.
-  $("board").setAttribute("role", game.name === "the-council" ? "group" : "img");
 }
 
 // The game choice of the "New game" form, from GetEngineInfo's games; a choice of game sets
@@ -864,19 +1437,41 @@ document.addEventListener("DOMContentLoaded", async () => {
   seatChoices();
   $("seat-count").addEventListener("change", seatChoices);
   $("game-choice").addEventListener("change", seatCounts);
-  $("new-game").addEventListener("submit", (event) => {
+  $("new-game").addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (!(await confirmLeaving("Start a new game? The game in progress will be lost (save it first to keep it)."))) return;
     if (GAMES[$("game-choice").value]) game.name = $("game-choice").value;
     game.seats = readSeats();
     newGame();
   });
   $("hint-button").addEventListener("click", hint);
   $("undo-button").addEventListener("click", undo);
-  $("board").addEventListener("click", boardClick);
+  $("bot-speed").value = settings.botSpeed in BOT_SPEEDS ? settings.botSpeed : "normal";
+  $("bot-speed").addEventListener("change", () => {
+    settings.botSpeed = $("bot-speed").value;
+    keepSettings();
+  });
+  $("save-button").addEventListener("click", saveGameFile);
+  $("open-button").addEventListener("click", () => $("open-file").click());
+  $("open-file").addEventListener("change", () => {
+    openGameFile($("open-file").files[0]);
+    $("open-file").value = "";
+  });
+  setUpZoom();
   try {
     await loadGames();
   } catch (error) {
     showError(error); // the default game still plays
+  }
+  // The game kept from the last visit goes on; else a new one.
+  const kept = readStored(STORAGE.game);
+  if (kept.blob) {
+    try {
+      return await resumeGame(kept);
+    } catch (error) {
+      await newGame();
+      return showError(`The last game could not be resumed (${error.message || error}): a new game started.`);
+    }
   }
   newGame();
 });

@@ -5,7 +5,7 @@
 // phone's size (390 x 844). Writes every-game-<name>.png and prints one JSON line: per game,
 // its label, seat counts offered, moves played, whether it ended, the status line and scores.
 import { join } from "node:path";
-import { endOfGame, nextTurn, withPage } from "./launch.mjs";
+import { endOfGame, newGame, nextTurn, withPage } from "./launch.mjs";
 
 const [base, shots, moves] = process.argv.slice(2);
 const BUTTONS = "#actions button[data-action-id]";
@@ -26,7 +26,7 @@ await withPage(base, async (page, seen) => {
     for (let seat = 1; seat < (await bots.count()); seat++) {
       await bots.nth(seat).selectOption("beginner");
     }
-    await page.locator("#new-game-button").click();
+    await newGame(page); // (asks while the last game is in progress)
     played.moves = 0;
     let next = await nextTurn(page);
     while (next === "move" && played.moves < Number(moves)) {

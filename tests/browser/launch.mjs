@@ -70,6 +70,16 @@ export async function endOfGame(page, seen) {
   seen.scores = await page.locator("#score-list li").allTextContents();
   seen.logLines = await page.locator("#log li").count();
   seen.hintDisabled = await page.locator("#hint-button").isDisabled();
+  seen.actionsTitleShown = await page.locator("#actions-title").isVisible();
+  // Each seat's final score in parts (dt: the seat, dd: its parts).
+  seen.scoreParts = await page.locator("#score-parts").evaluate((list) =>
+    [...list.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling.textContent]));
+  // Each line of the log with the effects shown under it (board.js: in a shadow tree).
+  seen.logEffects = await page.locator("#log > li").evaluateAll((items) => items.map((item) => {
+    const holder = item.querySelector(".effects");
+    const lines = holder ? [...holder.shadowRoot.querySelectorAll("span")].map((s) => s.textContent) : [];
+    return [item.firstChild.textContent, lines];
+  }));
 }
 
 // Asks for a hint and waits for it: `seen.hintRows` (the candidates' table) and
@@ -81,4 +91,13 @@ export async function askHint(page, seen) {
   seen.hintRows = await page.locator("#hint table tr").evaluateAll(
     (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
   seen.hintBars = await page.locator("#hint .bar").count();
+}
+
+// Clicks "New game", answering its question (asked while a game is in progress: the page's
+// <dialog>, open once the click is handled) with "Start a new game".
+export async function newGame(page) {
+  await page.locator("#new-game-button").click();
+  if (await page.locator("#confirm-dialog").evaluate((dialog) => dialog.open)) {
+    await page.locator("#confirm-ok").click();
+  }
 }

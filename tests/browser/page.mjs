@@ -24,7 +24,12 @@ await withPage(base, async (page, seen) => {
   seen.status = await page.locator("#game-status").textContent();
   seen.seatChoices = await page.locator("#seat-choices select").count();
   seen.openingMs = Date.now() - started;
-  const board = () => page.locator("#board").innerHTML();
+  // The board's drawing (without board.js's marks and buttons, which follow the focus).
+  const board = () => page.locator("#board").evaluate((b) => {
+    const copy = b.cloneNode(true);
+    for (const layer of copy.querySelectorAll(".board-marks, .board-buttons")) layer.remove();
+    return copy.innerHTML;
+  });
   const opening = await board();
   seen.duplicateIds = await duplicateIds(page);
   await page.screenshot({ path: join(shots, "page-opening.png") });
@@ -33,11 +38,11 @@ await withPage(base, async (page, seen) => {
   await askHint(page, seen);
   await page.screenshot({ path: join(shots, "page-hint.png") });
 
-  // A main action by clicking the board: the coast balcony lists the actions about it.
-  await page.locator("#balcony-coast").click();
-  seen.balconyStatus = await page.locator("#game-status").textContent();
-  const listed = page.locator("#actions button[data-action-id]");
-  seen.balconyActions = await listed.evaluateAll((b) => b.map((x) => x.querySelector(".text").textContent));
+  // A main action by clicking the board: the coast balcony's chooser lists its moves.
+  await page.locator('[data-piece="balcony-coast"]').click();
+  const listed = page.locator("#board-chooser button[data-choice-id]");
+  await listed.first().waitFor();
+  seen.balconyActions = await listed.allTextContents();
   const firstText = seen.balconyActions[0];
   await listed.first().click();
   await page.locator("#log li").first().waitFor();
@@ -49,8 +54,8 @@ await withPage(base, async (page, seen) => {
   seen.undoSameBoard = (await board()) === opening;
   seen.undoLogLines = await page.locator("#log li").count();
   seen.undoDisabled = await page.locator("#undo-button").isDisabled();
-  await page.locator("#balcony-coast").click();
-  await page.locator("#actions button[data-action-id]").first().click();
+  await page.locator('[data-piece="balcony-coast"]').click();
+  await listed.first().click();
   await page.locator("#log li").first().waitFor();
   seen.replayed = await page.locator("#log li").first().textContent();
 

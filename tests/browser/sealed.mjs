@@ -11,7 +11,7 @@
 // nor a bot's secret pick or reveal before it is public.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { nextTurn, withPage } from "./launch.mjs";
+import { newGame, nextTurn, withPage } from "./launch.mjs";
 
 const [base, out] = process.argv.slice(2);
 const BUTTONS = "#actions button[data-action-id]";
@@ -62,7 +62,7 @@ await withPage(base, async (page, seen) => {
   await page.selectOption("#seat-count", "3");
   await page.selectOption('#seat-choices select[name="seat-1"]', "beginner");
   await page.selectOption('#seat-choices select[name="seat-2"]', "beginner");
-  await page.locator("#new-game-button").click();
+  await newGame(page); // (asks: the game before is in progress)
   await page.locator("#board .tc-board").waitFor();
   let councilMoves = 0;
   while (councilMoves < THE_COUNCIL_HUMAN_MOVES && (await nextTurn(page)) === "move") {

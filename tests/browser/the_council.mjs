@@ -38,7 +38,7 @@ await withPage(base, async (page, seen) => {
   seen.empire = await page.locator(".tc-suits .empire td .rank").allTextContents();
   seen.seatRows = await page.locator(".tc-suits tbody tr[data-seat] th").allTextContents();
   seen.pack = await page.locator(".tc-pack .card").evaluateAll(
-    (cards) => cards.map((c) => [c.dataset.card, c.getAttribute("aria-label")]));
+    (cards) => cards.map((c) => [c.dataset.card, c.getAttribute("aria-label") || c.textContent]));
   seen.picks = await page.locator(`${BUTTONS} .text`).allTextContents();
   seen.boardText = await page.locator("#board").textContent();
   seen.opening = await page.evaluate(() => game.state); // the page's view (seat 0's)

@@ -98,3 +98,24 @@ def test_arena_record_writes_records_that_replay(tmp_path, capsys) -> None:
         agents = [p.agent for p in record.players]
         expected = ["ismcts:iterations=20", "random"]
         assert agents == (expected if rotation == 0 else expected[::-1])
+
+
+def test_a_truncated_record_that_is_not_adjudicated_is_refused(played) -> None:
+    record, _ = played
+    if record.adjudicated:  # stopped at the length cap: its end is where it stands
+        record.adjudicated = False
+    else:
+        del record.moves[-1]
+    assert refused(record) == ["moves"]
+
+
+def test_a_config_that_is_not_the_start_s_is_refused(played) -> None:
+    record, _ = played
+    record.config.players += 1
+    assert refused(record) == ["config"]
+
+
+def test_a_seat_named_twice_in_players_is_refused(played) -> None:
+    record, _ = played
+    record.players[1].seat = record.players[0].seat
+    assert refused(record) == ["players"]

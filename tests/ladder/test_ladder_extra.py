@@ -54,7 +54,8 @@ def test_the_command_has_run_and_report_with_their_flags(capsys):
         main(["--help"])
     assert exit_.value.code == 0
     out = capsys.readouterr().out
-    assert "usage: council-ladder" in out and "{run,report}" in out
+    assert "usage: council-ladder" in out and "{run,report,records}" in out
+    assert _flags(parser, "records") == {"--db"}
     args = parser.parse_args(["run", "random", "greedy", "--table-size", "3"])
     assert (args.entrants, args.table_size, args.db, args.max_turns) == (
         ["random", "greedy"],

@@ -33,6 +33,7 @@ seed and an iteration budget only, so their results are deterministic.
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 import sys
@@ -40,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import grpc
 from google.protobuf import json_format, message_factory
@@ -47,6 +49,10 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2
 from grpc_status import rpc_status
 
+from council.engine.games import game_named
+from council.engine.record import record_of
+from council.engine.serialize import state_to_proto
+from council.server import sealing
 from council.server.app import start_server
 from council.server.config import ServerConfig
 from council.v1 import service_pb2 as spb
@@ -57,7 +63,11 @@ GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 # `council-ai serve` (max_iterations 2,000,000, max_search_time 30 s, ...), except a free port
 # and a fixed number of search slots (the default, one per core, varies by machine and shows
 # in GetEngineInfo).
-SERVER_CONFIG = ServerConfig(address="127.0.0.1:0", search_slots=2)
+# A fixed seal key, and a TTL that the sealed game of GetGameRecord's file never outlives.
+SEAL_KEYS = sealing.SealKeys.parse("golden " + base64.b64encode(b"g" * 32).decode())
+SERVER_CONFIG = ServerConfig(
+    address="127.0.0.1:0", search_slots=2, seal_keys=SEAL_KEYS, seal_ttl_s=1000 * 365 * 86400.0
+)
 
 # Deadline of every call: a hang guard. Long enough that the deadline never cuts a search's
 # time budget (30 s, the server's max_search_time), so `stats.time_budget` is stable.
@@ -393,7 +403,58 @@ def playthrough(channel: grpc.Channel) -> list[Golden]:
         "city-Arkon and balcony-king (docs/render.md).",
         {"state": ended["state"], "seat": 1},
     )
+    ask(
+        "AnalyzeGame",
+        "kuhn-poker",
+        "The review of a finished Kuhn poker game (a record: start state, moves, result): "
+        "each seat's decisions searched from what it knew then, 300 iterations each, seed 4. "
+        "The stream: the progress first (0 of 3 decisions), then each decision's analysis "
+        "as it completes, last each seat's summary (`final`).",
+        {"record": kuhn_poker_record(), "limits": {"iterations": 300}, "seed": 4},
+    )
+    ask(
+        "GetGameRecord",
+        "kuhn-poker",
+        "The record of a finished sealed game (the Kuhn poker game of 18, seat 1 a bot), as "
+        "the page saves it: the game's last blob and seat 0's player ticket. The record "
+        "holds every hand, so the server gives it only once the game is over. (The blob was "
+        "sealed with the golden server's key at a fixed time, with a fixed game secret and "
+        "nonce so that this file stays the same; a real game's are random.)",
+        sealed_kuhn_poker_game(),
+    )
     return goldens
+
+
+def kuhn_poker_game():
+    """A Kuhn poker game from seed 2 (seat 0 checks, seat 1 bets, seat 0 calls): its start
+    state, actions and final state."""
+    start = game_named("kuhn-poker").new_game(seed=2)
+    state, actions = start.clone(), []
+    for text in ("pass", "bet", "call"):
+        actions.append(state.action_from_text(text))
+        state.apply(actions[-1])
+    return start, actions, state
+
+
+def kuhn_poker_record() -> dict:
+    """The record of `kuhn_poker_game`, as JSON."""
+    start, actions, _ = kuhn_poker_game()
+    return to_dict(record_of(start, actions))
+
+
+def sealed_kuhn_poker_game() -> dict:
+    """GetGameRecord's request for `kuhn_poker_game` played sealed, seat 1 a casual bot:
+    the last blob, as the server seals it but with a fixed secret, time and nonce (the
+    same bytes every run), and seat 0's player ticket, as JSON."""
+    start, actions, end = kuhn_poker_game()
+    secret = b"s" * sealing.SECRET_BYTES
+    history = spb.SealedContent(start=state_to_proto(start), actions=actions)
+    history.players.add(seat=0, name="player")
+    history.players.add(seat=1, name="bot (casual)", agent="ismcts:iterations=200")
+    with mock.patch.object(sealing.os, "urandom", lambda n: bytes(n)):  # the nonce
+        blob = SEAL_KEYS.seal(state_to_proto(end), secret, now=1_800_000_000, history=history)
+    ticket = sealing.mint_ticket(secret, 0, spb.SEAT_ROLE_PLAYER)
+    return {"sealed": {"blob": base64.b64encode(blob).decode(), "ticket": ticket}}
 
 
 # -- running it ----------------------------------------------------------------------------

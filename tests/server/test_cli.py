@@ -228,8 +228,9 @@ def test_serve_flags_default_to_server_config(monkeypatch, capsys, tmp_path):
     monkeypatch.delenv("COUNCIL_SEAL_KEYS", raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     assert main(["serve"]) == 0
-    # The serve defaults that are not ServerConfig's: a library user gets no HTTP port, and
-    # a key of its process only where serve keeps one in a file (docs/service.md).
+    # The serve defaults that are not ServerConfig's: a library user gets no HTTP port, no
+    # log line per call, and a key of its process only where serve keeps one in a file
+    # (docs/service.md, docs/metrics.md).
     keys = started[-1].seal_keys
     assert (
         (tmp_path / "council-ai" / "seal-keys")
@@ -237,7 +238,8 @@ def test_serve_flags_default_to_server_config(monkeypatch, capsys, tmp_path):
         .splitlines()[-1]
         .startswith(keys.current + " ")
     )
-    assert started[-1] == ServerConfig(http_address=DEFAULT_HTTP_ADDRESS, seal_keys=keys).resolved()
+    expected = ServerConfig(http_address=DEFAULT_HTTP_ADDRESS, seal_keys=keys)
+    assert started[-1] == expected.resolved()
     assert main(["serve", "--workers", "3", "--queue", "1", "--max-search-time", "2.5",
                  "--default-preset", "strong", "--grace", "0.5"]) == 0  # fmt: skip
     assert started[-1] == ServerConfig(

@@ -152,6 +152,9 @@ def _without_draws(answer: spb.ApplyActionResponse, viewer: int) -> dict:
         state["players"][viewer].pop("hand", None)
         state["board"].pop("face_up", None)
         state["board"].pop("permit_decks", None)
+    # The effects name the tiles drawn face up (the state's face_up).
+    lines = obj.get("effects", {}).get("lines", [])
+    lines[:] = [line for line in lines if not line["text"].startswith("new face-up")]
     return obj
 
 

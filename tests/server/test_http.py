@@ -234,9 +234,9 @@ def test_the_deadline_header_bounds_a_search(http_server):
     request["limits"]["maxTime"] = "10s"
     started = time.monotonic()
     status, _, body = call(
-        http_server.http_address, "RecommendAction", request, {"Connect-Timeout-Ms": "600"}
-    )
-    assert time.monotonic() - started < 2.0
+        http_server.http_address, "RecommendAction", request, {"Connect-Timeout-Ms": "1500"}
+    )  # (600 ms left a loaded machine too little margin to answer in time: a 504)
+    assert time.monotonic() - started < 3.0
     assert status == 200
     assert json.loads(body)["result"]["stats"]["stopReason"] == "STOP_REASON_DEADLINE"
 

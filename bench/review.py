@@ -1,0 +1,429 @@
+"""Game review honesty: does ``council.mcts.review`` blame the moves it should, and only those?
+
+Plays seeded games, records them (``council.engine.record``), reviews every seat of each with
+``review_game`` and prints one JSON object:
+
+* ``search_vs_random``: games between a strong-like search seat (the ``strong`` preset's
+  iterations and settings, or ``--player-iterations``) and ``random`` seats: each side's
+  average loss per decision and label rates, and in how many games the random seat lost
+  more on average than the search seat (expected: every game, by far); ``open_*``: the
+  same over the decisions taken while the game was open (the seat's win probability
+  before the move in ``OPEN``), since in a decided game no move loses much;
+* ``search_vs_search``: search seats only: the label rates per decision (a blunder by the
+  strong search should be rare);
+* ``seed_stability``: the same games reviewed with ``--seeds`` review seeds: per seed the
+  label counts and loss percentiles, their spread (max - min over seeds), and the share of
+  decisions labelled alike under every seed;
+* ``calibration``: ``win_probability_before`` (the seat's chance as the review saw it then,
+  from the seat's own view) against the seat's result (1 for a win, 1/k for a k-way shared
+  win, else 0): log loss, Brier, the constant base-rate baseline and a reliability table,
+  over the search-vs-search games and over each side of the search-vs-random ones (a
+  review's probability assumes good play from then on, so the random seat's is expected to
+  be too high); with matplotlib and ``--plot``, a reliability plot (PNG);
+* ``cost``: seconds per reviewed game (every seat) at each budget of ``--budgets`` (preset
+  names or iteration counts), over the first games played: wall-clock and this process's
+  CPU time (the figure to read on a machine shared with other jobs).
+
+Decisions are moves with more than one legal action that are not consequence steps (the
+ones ``summarize`` counts). One process, one search thread: the seconds are one core's.
+
+    python bench/review.py > bench/results/review.json   # the full run: 20 games a kind, 3 seeds
+    python bench/review.py --quick                       # under a minute
+    python bench/review.py --games 6 --seeds 3 --plot docs/review-calibration.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from council.engine.games import game_named
+from council.engine.record import RecordedPlayer, record_of
+from council.mcts import review as review_module
+from council.mcts.agents import agent_label, parse_agent
+from council.mcts.arena import play_capped
+from council.mcts.review import LABELS, THRESHOLDS, MoveReview, review_game, summarize
+from council.mcts.search import SearchLimits, default_config
+from council.server.presets import PRESETS
+
+NAMED = LABELS[1:]  # the labels proper ("" is none)
+PERCENTILES = (50, 75, 90, 95, 99)
+OPEN = (0.1, 0.9)  # win probability before the move of a game still open
+
+
+def preset_budget(game: str, name: str) -> tuple[int, dict]:
+    """(iterations, search settings) of a preset in ``game``, or of an iteration count."""
+    for preset in PRESETS:
+        if preset.name == name:
+            budget = preset.budget(game)
+            return budget.iterations, dict(budget.settings)
+    return int(name), {}
+
+
+def search_spec(iterations: int, settings: dict) -> str:
+    """The agent spec of a search seat with this budget and these settings."""
+    options = "".join(f",{key}={value}" for key, value in settings.items())
+    return f"ismcts:iterations={iterations}{options}"
+
+
+def play_records(game: str, lineup: Sequence[str], games: int, players: int, seed: int) -> list:
+    """``games`` seeded games of ``lineup`` (one spec per seat, rotated by game) as records."""
+    config = game_named(game).config_class(players=players).validate()
+    out = []
+    for g in range(games):
+        specs = [lineup[(s + g) % players] for s in range(players)]
+        agents = [parse_agent(spec, game) for spec in specs]
+        played: list[int] = []
+        _, _, adjudicated = play_capped(agents, config, seed + g, played=played)
+        names = [
+            RecordedPlayer(agent_label(a), spec) for a, spec in zip(agents, specs, strict=True)
+        ]
+        out.append(record_of(config.new_game(seed + g), played, names, adjudicated=adjudicated))
+    return out
+
+
+def review(record, iterations: int, settings: dict, seed: int) -> list[MoveReview]:
+    """Every seat's moves of ``record`` reviewed at ``iterations`` per decision."""
+    from council.engine.serialize import state_from_proto
+
+    config = replace(default_config(state_from_proto(record.start)), **settings)
+    limits = SearchLimits(iterations=iterations)
+    return list(review_game(record, limits=limits, seed=seed, config=config))
+
+
+def is_decision(r: MoveReview) -> bool:
+    return not (r.only_move or r.forced)
+
+
+def label_rates(reviews: Sequence[MoveReview]) -> dict:
+    """Decisions, average loss and each label's count and rate per decision."""
+    decided = [r for r in reviews if is_decision(r)]
+    n = len(decided)
+    out: dict = {
+        "decisions": n,
+        "average_loss": round(sum(r.loss for r in decided) / n, 4) if n else 0.0,
+    }
+    # Once a game is all but decided every move keeps the seat's chance near 0 or 1, so
+    # loses next to nothing: the loss over the decisions taken while the game was open.
+    open_ = [r for r in decided if OPEN[0] <= r.win_probability_before <= OPEN[1]]
+    out["open_decisions"] = len(open_)
+    out["open_average_loss"] = round(sum(r.loss for r in open_) / len(open_), 4) if open_ else 0.0
+    counts = {name: sum(r.label == name for r in decided) for name in NAMED}
+    out["counts"] = counts
+    out["rate_per_decision"] = {k: round(v / n, 4) if n else 0.0 for k, v in counts.items()}
+    return out
+
+
+def percentiles(reviews: Sequence[MoveReview]) -> dict:
+    losses = np.array([r.loss for r in reviews if is_decision(r)] or [0.0])
+    return {f"p{q}": round(float(np.percentile(losses, q)), 4) for q in PERCENTILES}
+
+
+def outcome(record, seat: int) -> float:
+    winners = list(record.winners)
+    return 1 / len(winners) if seat in winners else 0.0
+
+
+def calibration(pairs: Sequence[tuple[float, float]]) -> dict:
+    """Log loss and Brier of predictions against outcomes, the base-rate baseline and a
+    reliability table (ten bins of the prediction), as bench/calibration.py."""
+    if not pairs:
+        return {"positions": 0}
+    p = np.clip(np.array([a for a, _ in pairs], float), 1e-6, 1 - 1e-6)
+    y = np.array([b for _, b in pairs], float)
+
+    def scores(q):
+        return {
+            "log_loss": round(float(-(y * np.log(q) + (1 - y) * np.log(1 - q)).mean()), 4),
+            "brier": round(float(((q - y) ** 2).mean()), 4),
+        }
+
+    base = np.clip(np.full_like(y, y.mean()), 1e-6, 1 - 1e-6)
+    bins = np.minimum((p * 10).astype(int), 9)
+    return {
+        "positions": len(y),
+        **scores(p),
+        "constant_base_rate": scores(base),
+        "mean_predicted": round(float(p.mean()), 4),
+        "mean_observed": round(float(y.mean()), 4),
+        "reliability": [
+            {
+                "bin": f"{b / 10:.1f}-{(b + 1) / 10:.1f}",
+                "predicted": round(float(p[bins == b].mean()), 3),
+                "observed": round(float(y[bins == b].mean()), 3),
+                "positions": int((bins == b).sum()),
+            }
+            for b in range(10)
+            if (bins == b).any()
+        ],
+    }
+
+
+def calibration_pairs(records, reviews, seats=None) -> list[tuple[float, float]]:
+    """(win_probability_before, the seat's result) of every decision of ``seats`` (a set
+    per game, or every seat)."""
+    out = []
+    for g, (record, moves) in enumerate(zip(records, reviews, strict=True)):
+        for r in moves:
+            if is_decision(r) and (seats is None or r.seat in seats[g]):
+                out.append((r.win_probability_before, outcome(record, r.seat)))
+    return out
+
+
+def versus_random_check(reviews: list[list[MoveReview]], search_seats: list[set[int]]) -> dict:
+    """(1): each side's loss and labels, and game by game the two sides' average loss."""
+    per_game = []
+    for moves, mine in zip(reviews, search_seats, strict=True):
+        summaries = {s.seat: s for s in summarize(moves)}
+        search_loss = statistics.mean(summaries[s].average_loss for s in mine)
+        others = [s.average_loss for s in summaries.values() if s.seat not in mine]
+        per_game.append((search_loss, statistics.mean(others)))
+    sides = [
+        label_rates(
+            [
+                r
+                for moves, mine in zip(reviews, search_seats, strict=True)
+                for r in moves
+                if (r.seat in mine) == searching
+            ]
+        )
+        for searching in (True, False)
+    ]
+    search_stats, random_stats = sides
+    return {
+        "games": len(reviews),
+        "search_seat": search_stats,
+        "random_seat": random_stats,
+        "loss_ratio_random_over_search": round(
+            random_stats["average_loss"] / max(search_stats["average_loss"], 1e-9), 1
+        ),
+        "games_random_lost_more": sum(rand > mine for mine, rand in per_game),
+        "per_game_average_loss": [
+            {"search": round(mine, 4), "random": round(rand, 4)} for mine, rand in per_game
+        ],
+    }
+
+
+def seed_check(by_seed: list[list[MoveReview]]) -> dict:
+    """(3): the same moves reviewed under each seed: per seed the label counts and loss
+    percentiles, their spread, and how often the seeds agree on a decision's label."""
+    per_seed = [
+        {"seed": s, **label_rates(moves), **percentiles(moves)} for s, moves in enumerate(by_seed)
+    ]
+
+    def spread_of(values) -> float:
+        return round(max(values) - min(values), 4)
+
+    spread = {"average_loss": spread_of([p["average_loss"] for p in per_seed])}
+    spread["counts"] = {k: spread_of([p["counts"][k] for p in per_seed]) for k in NAMED}
+    spread |= {f"p{q}": spread_of([p[f"p{q}"] for p in per_seed]) for q in PERCENTILES}
+    # The decisions are the same moves in the same order under every seed.
+    labels = list(
+        zip(*([r.label for r in moves if is_decision(r)] for moves in by_seed), strict=True)
+    )
+    labelled = [set(ls) for ls in labels if any(ls)]
+    return {
+        "seeds": len(by_seed),
+        "per_seed": per_seed,
+        "spread_max_minus_min": spread,
+        "decisions_labelled_alike_under_every_seed": round(
+            sum(len(set(ls)) == 1 for ls in labels) / max(len(labels), 1), 4
+        ),
+        "labelled_decisions_labelled_alike": round(
+            sum(len(ls) == 1 for ls in labelled) / len(labelled), 4
+        )
+        if labelled
+        else None,
+    }
+
+
+def plot_reliability(tables: dict, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 5))
+    ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, label="perfect")
+    for name, table in tables.items():
+        rows = table.get("reliability", [])
+        if rows:
+            ax.plot(
+                [r["predicted"] for r in rows],
+                [r["observed"] for r in rows],
+                marker="o",
+                label=f"{name} (n={table['positions']}, Brier {table['brier']})",
+            )
+    ax.set_xlabel("win probability before the move (review, seat's view)")
+    ax.set_ylabel("observed result")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title("Game review: reliability of win_probability_before", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="council-of-four")
+    parser.add_argument("--players", type=int, default=2, help="seats per game")
+    parser.add_argument("--games", type=int, default=20, help="games of each kind")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's deal seed")
+    parser.add_argument(
+        "--player-iterations",
+        help="the search seats' budget: a preset name or iterations (default strong)",
+        default="strong",
+    )
+    parser.add_argument(
+        "--review", default="strong", help="the review's budget: a preset name or iterations"
+    )
+    parser.add_argument("--seeds", type=int, default=3, help="review seeds (stability)")
+    parser.add_argument(
+        "--budgets",
+        default="beginner,casual,strong",
+        help="budgets timed (preset names or iteration counts, comma-separated)",
+    )
+    parser.add_argument("--cost-games", type=int, default=2, help="games reviewed per budget")
+    parser.add_argument("--plot", help="write the reliability plot (PNG) here")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="under a minute: 2 games of each kind, players at 300 iterations, "
+        "review at 1000, 2 seeds, budgets beginner,casual, 1 cost game",
+    )
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.player_iterations, args.review = 2, "300", "1000"
+        args.seeds, args.budgets, args.cost_games = 2, "beginner,casual", 1
+    began = time.perf_counter()
+    game, n = args.game, args.players
+
+    player = search_spec(*preset_budget(game, args.player_iterations))
+    review_iterations, review_settings = preset_budget(game, args.review)
+    versus_random = play_records(game, [player] + ["random"] * (n - 1), args.games, n, args.seed)
+    searches = play_records(game, [player] * n, args.games, n, args.seed + 10_000)
+    played_s = time.perf_counter() - began
+
+    def search_seats(records) -> list[set[int]]:
+        return [{p.seat for p in r.players if p.agent == player} for r in records]
+
+    # Every game reviewed once per seed; seed 0's reviews are the checks' (1), (2), (4).
+    by_seed: dict[int, tuple[list, list]] = {}
+    for s in range(args.seeds):
+        by_seed[s] = (
+            [review(r, review_iterations, review_settings, s) for r in versus_random],
+            [review(r, review_iterations, review_settings, s) for r in searches],
+        )
+    random_reviews, search_reviews = by_seed[0]
+    seats_of_search = search_seats(versus_random)
+
+    check_random = versus_random_check(random_reviews, seats_of_search)
+    check_search = {
+        "games": len(searches),
+        **label_rates([r for moves in search_reviews for r in moves]),
+    }
+    check_seeds = seed_check(
+        [[r for group in by_seed[s] for moves in group for r in moves] for s in range(args.seeds)]
+    )
+
+    # (4) calibration of the review's win probability against the results.
+    tables = {
+        "search_vs_search": calibration(calibration_pairs(searches, search_reviews)),
+        "search_seat_vs_random": calibration(
+            calibration_pairs(versus_random, random_reviews, seats_of_search)
+        ),
+        "random_seat": calibration(
+            calibration_pairs(
+                versus_random,
+                random_reviews,
+                [set(range(n)) - mine for mine in seats_of_search],
+            )
+        ),
+    }
+    plotted = None
+    if args.plot:
+        try:
+            plot_reliability(tables, args.plot)
+            plotted = args.plot
+        except ImportError:
+            plotted = "matplotlib is not installed: no plot"
+
+    # (5) what a review costs at each budget.
+    cost = []
+    timed = (searches + versus_random)[: args.cost_games]
+    for name in args.budgets.split(","):
+        iterations, settings = preset_budget(game, name.strip())
+        seconds, cpu_seconds, decisions = [], [], 0
+        for record in timed:
+            start, cpu = time.perf_counter(), time.process_time()
+            moves = review(record, iterations, settings, 0)
+            seconds.append(time.perf_counter() - start)
+            cpu_seconds.append(time.process_time() - cpu)
+            decisions += sum(is_decision(r) for r in moves)
+        reviewed = sum(len(r.moves) for r in timed)
+        cost.append(
+            {
+                "budget": name.strip(),
+                "iterations": iterations,
+                "games": len(timed),
+                "seconds_per_game": round(statistics.mean(seconds), 2),
+                # This process's CPU time: what the review costs on a core of its own.
+                "cpu_seconds_per_game": round(statistics.mean(cpu_seconds), 2),
+                "moves_per_game": round(reviewed / len(timed), 1),
+                "decisions_per_game": round(decisions / len(timed), 1),
+                "ms_per_move": round(1000 * sum(seconds) / max(reviewed, 1), 2),
+            }
+        )
+
+    report = {
+        "game": game,
+        "players": n,
+        "thresholds": THRESHOLDS,
+        # Which version of the review was measured (its method is still being refined).
+        "review_source_sha256": hashlib.sha256(
+            Path(review_module.__file__).read_bytes()
+        ).hexdigest()[:12],
+        "player_spec": player,
+        "review_iterations": review_iterations,
+        "review_settings": review_settings,
+        "search_vs_random": check_random,
+        "search_vs_search": check_search,
+        "seed_stability": check_seeds,
+        "calibration": tables,
+        "reliability_plot": plotted,
+        "cost": cost,
+        "settings": {
+            "games": args.games,
+            "seed": args.seed,
+            "seeds": args.seeds,
+            "quick": args.quick,
+            "command": "python bench/review.py "
+            + " ".join(argv if argv is not None else sys.argv[1:]),
+        },
+        "seconds_playing": round(played_s, 1),
+        "seconds_total": round(time.perf_counter() - began, 1),
+        "cpu_seconds_total": round(time.process_time(), 1),
+        "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
+        "python": sys.version.split()[0],
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+    }
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+"""What an action did: its ``council.v1.ActionEffects`` message (issue #30), for every game.
+
+Each game computes its own effects behind the game interface (``Game.effects``:
+``council.engine.council_of_four_effects``, ``the_council_effects``, ``kuhn_poker_effects``);
+this module holds what they share (``EffectsBuilder``, the wording of signed amounts) and
+the two ways the service asks for them:
+
+- ``action_effects(before, after, action, seat)``: what an action taken in the full state
+  `before` did to reach `after`, as `seat` may know it (None: everything);
+- ``known_effects(position, seat)``: for each legal action of the seat to move, what it
+  surely does: its cost and its gains that depend on no hidden card (``partial`` set where
+  more follows from a draw or another seat's secret choice).
+
+>>> from council.engine.games import game_named
+>>> state = game_named("kuhn-poker").new_game(seed=3)
+>>> after = state.child(1)
+>>> effects = action_effects(state, after, 1, seat=1)
+>>> [(s.seat, s.chips_bet) for s in effects.seats], effects.pot, [l.text for l in effects.lines]
+([(0, 1)], 3, ['bets 1 chip: the pot is 3 chips'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from council.engine.position import Position
+from council.v1 import game_pb2 as pb
+
+__all__ = ["EffectsBuilder", "action_effects", "amounts", "known_effects", "public_effects"]
+
+
+class EffectsBuilder:
+    """An ActionEffects message being built: one SeatEffects per seat, made on first use,
+    and the lines in order. ``message()`` keeps only the seats that changed.
+
+    >>> b = EffectsBuilder(3)
+    >>> b.seat(2).coins = 4
+    >>> b.line("elects a white councillor", seat=2)
+    >>> b.seat(0).coins = 0  # no change: left out
+    >>> m = b.message()
+    >>> [s.seat for s in m.seats], m.lines[0].seat, m.lines[0].text
+    ([2], 2, 'elects a white councillor')
+    """
+
+    def __init__(self, n_players: int):
+        self.n_players = n_players
+        self.effects = pb.ActionEffects()
+        self._seats: dict[int, pb.SeatEffects] = {}
+
+    def seat(self, seat: int) -> pb.SeatEffects:
+        """The SeatEffects of `seat`, to fill in."""
+        entry = self._seats.get(seat)
+        if entry is None:
+            entry = self._seats[seat] = pb.SeatEffects(seat=seat)
+        return entry
+
+    def line(self, text: str, seat: int | None = None) -> None:
+        """Add a line, about `seat` (None: about the whole table)."""
+        line = self.effects.lines.add(text=text)
+        if seat is not None:
+            line.seat = seat
+
+    def message(self) -> pb.ActionEffects:
+        """The ActionEffects message: the seats with a change, in seat order."""
+        for seat in sorted(self._seats):
+            entry = self._seats[seat]
+            if any(field.name != "seat" for field, _ in entry.ListFields()):
+                self.effects.seats.append(entry)
+        return self.effects
+
+
+def signed(n: int, unit: str, plural: str | None = None) -> str:
+    """An amount with its sign and unit: ``+4 VP``, ``-1 assistant``, ``+2 coins``.
+
+    >>> signed(4, "VP"), signed(-1, "assistant"), signed(2, "coin"), signed(1, "ally", "allies")
+    ('+4 VP', '-1 assistant', '+2 coins', '+1 ally')
+    """
+    name = unit if abs(n) == 1 or unit == "VP" else (plural or unit + "s")
+    return f"{n:+d} {name}"
+
+
+# The words of the bonus keys (council.engine.board.BONUS_KEYS) in a line of amounts.
+_BONUS_WORDS = {
+    "VP": ("VP", None),
+    "coins": ("coin", None),
+    "assistants": ("assistant", None),
+    "politics": ("politics card", None),
+    "nobility": ("nobility step", None),
+    "main_action": ("main action", None),
+}
+
+
+def amounts(bonus: Mapping[str, int]) -> str:
+    """A bonus (by key, as the board data writes them) in words, in the board's key order.
+
+    >>> amounts({"coins": 2, "VP": 4, "assistants": 2, "nobility": 1})
+    '+4 VP, +2 coins, +2 assistants, +1 nobility step'
+    >>> amounts({})
+    'nothing'
+    """
+    parts = [
+        signed(bonus[key], *_BONUS_WORDS[key]) for key in _BONUS_WORDS if bonus.get(key, 0) != 0
+    ]
+    return ", ".join(parts) or "nothing"
+
+
+def names(items: Iterable[str]) -> str:
+    """Names joined for a line: ``Arkon, Burgen``."""
+    return ", ".join(items)
+
+
+def action_effects(
+    before: Position, after: Position, action: int, seat: int | None = None
+) -> pb.ActionEffects:
+    """What `action`, taken in the full state `before`, did to reach the full state `after`,
+    as `seat` may know it (None: everything; the game's ``Game.effects``)."""
+    from council.engine.games import game_of  # the games import this module's builder
+
+    return game_of(before).effects(before, after, action, seat, False)
+
+
+def public_effects(before: Position, after: Position, action: int) -> pb.ActionEffects:
+    """What `action` did as every seat may know it: the seats' effects and lines on which
+    all the seats' views agree (a draw's card, named to its drawer only, is left out; its
+    count stays). What a bot's move tells the holder of its ticket, who is no seat.
+
+    >>> from council.engine.games import game_named
+    >>> state = game_named("kuhn-poker").new_game(seed=3)
+    >>> [l.text for l in public_effects(state, state.child(1), 1).lines]
+    ['bets 1 chip: the pot is 3 chips']
+    """
+    views = [action_effects(before, after, action, s) for s in range(before.n_players)]
+    public = pb.ActionEffects()
+    public.CopyFrom(views[0])
+    del public.seats[:], public.lines[:]
+    public.seats.extend(s for s in views[0].seats if all(s in v.seats for v in views[1:]))
+    public.lines.extend(line for line in views[0].lines if all(line in v.lines for v in views[1:]))
+    if any(v.partial for v in views):
+        public.partial = True
+    return public
+
+
+def known_effects(position: Position, seat: int) -> dict[int, pb.ActionEffects]:
+    """What each legal action of `seat`, the seat to move, surely does, by action id: played
+    in a full state completed from `seat`'s view, so what depends on a hidden card is left
+    out (and ``partial`` set)."""
+    view = position if position.is_view else position.view(seat)
+    world = view.determinize(0)
+    from council.engine.games import game_of  # the games import this module's builder
+
+    effects = game_of(world).effects
+    return {a: effects(world, world.child(a), a, seat, True) for a in world.legal_actions()}
+
+
+def raw_pair(before: Any, after: Any, seat: int | None) -> tuple[dict, dict]:
+    """The raw forms of two full states, as `seat` sees them (its views) if given."""
+    if seat is not None:
+        before, after = before.view(seat), after.view(seat)
+    return before.to_raw(), after.to_raw()

@@ -1,0 +1,760 @@
+// Council of Four's board as the place to play, and the page's accessibility (issue #30).
+// app.js draws the board (RenderPosition's SVG, whose pieces have the stable ids of
+// docs/render.md) and lists the legal actions; this file, through a few hooks app.js calls
+// (Board.drawn, Board.turn, Board.clear, Board.moved, Board.holdFocus, Board.hintShown):
+// - marks on the board the target of each legal action (ListLegalActions' structured fields
+//   mapped to a piece: targetOf) and plays it on a click, Enter or Space; a target of several
+//   actions opens a small chooser (grouped: main or quick action, payments by cost), which
+//   Escape closes; a click on a piece with no move (or out of turn) only says what it is;
+// - makes the pieces buttons with one roving tab stop (arrow keys, Home and End move between
+//   the targets, or every piece when there is none), keeps the focus on the board or the
+//   action list across a move, and writes the board in words (a visually hidden summary of
+//   the view: every seat's panel, the councils, the tiles, the cities, the king);
+// - shows the last move on the board for a moment, marks the hinted move in the action list
+//   and makes the final hint's candidates buttons (a click plays the move at once: Undo takes
+//   it back), and announces each bot move, the final hint and the end once, in a polite live
+//   region (#announcer).
+// It reads app.js's globals (game, humanMove, CITIES, touched, groupOf, seatLabel) when called.
+"use strict";
+
+const Board = (() => {
+  const REGIONS = ["coast", "hills", "mountains"];
+  const BALCONIES = [...REGIONS, "king"];
+  const COLOURS = ["white", "black", "orange", "pink", "purple", "cyan"];
+  const SWATCH = { white: "#fafafa", black: "#262626", orange: "#f08a24", pink: "#f3a5c8", purple: "#7a48a8", cyan: "#3cb9da" };
+  // The pieces a click or a key acts on (docs/render.md's ids): the board's in its SVG; the
+  // seats' headers and held tiles in the seats' panels (app.js's #player-panels shows each
+  // panel apart, copied without ids), else in the SVG.
+  const BOARD_PIECES = ["city", "balcony", "tile", "deck"].map((kind) => `svg [id^="${kind}-"]`).join(", ");
+  const PANEL_PIECES = "svg .seat-head, svg .permit.owned";
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const LAST_MOVE_MS = 3000; // how long a move stays marked on the board
+
+  const $ = (id) => document.getElementById(id);
+  // What this file knows of the position on show: the targets of the seat to move (piece id
+  // -> {label, actions}), the piece holding the tab stop, the last move's pieces.
+  const shown = {
+    targets: new Map(), drawings: new Map(), stop: null, lastMove: null, lastTimer: 0, opener: null, hinted: null,
+  };
+
+  const ours = () => game.name === "council-of-four";
+  const svg = () => $("board").querySelector("svg");
+  // Each piece is a button laid over its drawing (drawn() lays them: a button's name must
+  // hold the text inside it, and a drawing's letters and numbers are no name), which carries
+  // the piece's key (data-piece: the SVG's id, "seat-0", "permit-23").
+  const piece = (key) => (key ? $("board-panel").querySelector(`[data-piece="${key}"]`) : null);
+  // The drawing of a piece, by its key.
+  const drawingOf = (key) => shown.drawings.get(key) || null;
+  const pieces = () => [...$("board-panel").querySelectorAll("[data-piece]")];
+  const pieceOf = (node) => (node && node.closest ? node.closest("[data-piece]") : null);
+  const keyOf = (element) => element.getAttribute("data-piece");
+
+  // The key of a piece of a seat's panel: its header, or a tile it holds.
+  function panelKey(element) {
+    const tile = element.getAttribute("data-tile");
+    if (tile !== null) return `permit-${tile}`;
+    const seat = element.getAttribute("data-seat") ?? element.closest("[data-seat]")?.getAttribute("data-seat");
+    return `seat-${seat}`;
+  }
+  const myTurn = () => Boolean(game.turn && !game.busy && game.turn.generation === game.generation);
+
+  // -- what an action is about ------------------------------------------------------------
+
+  // The board piece whose click plays `action` (every action has one: those about no piece,
+  // ending the turn, engaging an assistant, an extra main action, are the seat's own header).
+  function targetOf(action, seat) {
+    const region = REGIONS[action.region];
+    switch (action.kind) {
+      case "ACTION_KIND_BUILD_PERMIT": case "ACTION_KIND_BUILD_KING": case "ACTION_KIND_CHOOSE_TOKEN":
+        return `city-${CITIES[action.city]}`;
+      case "ACTION_KIND_ELECT": case "ACTION_KIND_QUICK_ELECT":
+        return `balcony-${BALCONIES[action.balcony]}`;
+      case "ACTION_KIND_ACQUIRE": case "ACTION_KIND_CHOOSE_FREE_PERMIT":
+        return `tile-${region}-${action.slot || 0}`;
+      case "ACTION_KIND_CHANGE":
+        return `deck-${region}`;
+      case "ACTION_KIND_CHOOSE_PERMIT_BONUS":
+        return `permit-${action.tile}`;
+      case "ACTION_KIND_PAY":
+        return `balcony-${paidBalcony()}`;
+      default:
+        return `seat-${seat}`;
+    }
+  }
+
+  // The council a pending payment pays (turn.pending's first entry: a permit's region, or
+  // the king's).
+  function paidBalcony() {
+    const pending = ((game.state.turn || {}).pending || [])[0] || {};
+    if (pending.kind !== "pay_permit" || !pending.permit) return "king";
+    const region = pending.permit.region;
+    return typeof region === "string" ? region : REGIONS[region || 0];
+  }
+
+  // The chooser's group of an action: a payment's cost, else what kind of move it is.
+  const KIND_GROUPS = {
+    ACTION_KIND_ELECT: "Main action: elect, +4 coins",
+    ACTION_KIND_QUICK_ELECT: "Quick action: elect for 1 assistant",
+    ACTION_KIND_BUILD_PERMIT: "Build here with a permit tile",
+    ACTION_KIND_BUILD_KING: "Move the king here and build",
+    ACTION_KIND_CHOOSE_TOKEN: "Take this city's token bonus",
+    ACTION_KIND_ACQUIRE: "Main action: acquire this tile",
+    ACTION_KIND_CHOOSE_FREE_PERMIT: "Take this tile for free",
+    ACTION_KIND_CHANGE: "Quick action",
+  };
+  const groupName = (action) => (action.kind === "ACTION_KIND_PAY" ? groupOf(action) : KIND_GROUPS[action.kind] || "Your turn");
+
+  // The king's journey in a BUILD_KING description: "(1 road(s), 2 coins)", "costs 1 assistant(s)".
+  function kingCost(action) {
+    const road = /\((\d+) road\(s\), (\d+) coins\)/.exec(action.description || "");
+    const helpers = /costs (\d+) assistant/.exec(action.description || "");
+    if (!road) return null;
+    return { roads: Number(road[1]), coins: Number(road[2]), assistants: helpers ? Number(helpers[1]) : 0 };
+  }
+
+  // A piece's name as said: "Arkon", "the coast council", "coast face-up permit 1", ...
+  function labelOf(element) {
+    const [kind, name, slot] = keyOf(element).split("-");
+    if (kind === "city") return name;
+    if (kind === "balcony") return name === "king" ? "the king's council" : `the ${name} council`;
+    if (kind === "tile") {
+      const tile = drawingOf(keyOf(element))?.getAttribute("data-tile") ?? null;
+      return `${name} face-up permit ${Number(slot) + 1}` + (tile === null ? " (empty)" : `, tile ${tile}`);
+    }
+    if (kind === "deck") return `the ${name} permit deck`;
+    if (kind === "seat") return seatLabel(Number(name));
+    if (kind === "permit") return `permit tile ${name} held`;
+    return keyOf(element);
+  }
+
+  // What the SVG's own title says of a drawing (the first <title> in it).
+  function titleOf(drawing) {
+    const title = drawing && drawing.querySelector("title");
+    return title ? title.textContent : "";
+  }
+
+  // -- drawing marks over the SVG ---------------------------------------------------------
+
+  // The layer of marks of the SVG a piece is in (the board's, or a seat's panel's).
+  function marksLayer(element) {
+    const drawing = element ? element.ownerSVGElement : svg();
+    if (!drawing) return null;
+    let layer = drawing.querySelector(":scope > .board-marks");
+    if (!layer) {
+      layer = document.createElementNS(SVG_NS, "g");
+      layer.setAttribute("class", "board-marks");
+      layer.setAttribute("aria-hidden", "true");
+      layer.setAttribute("pointer-events", "none");
+      drawing.append(layer);
+    }
+    return layer;
+  }
+
+  function svgElement(tag, attrs, text) {
+    const made = document.createElementNS(SVG_NS, tag);
+    for (const [key, value] of Object.entries(attrs)) made.setAttribute(key, String(value));
+    if (text !== undefined) made.textContent = text;
+    return made;
+  }
+
+  // A rectangle around a piece, of a class (board.css draws it).
+  function ring(element, className, pad = 5) {
+    const layer = marksLayer(element);
+    if (!layer || !element) return null;
+    const box = element.getBBox();
+    const mark = svgElement("rect", {
+      x: box.x - pad, y: box.y - pad, width: box.width + 2 * pad, height: box.height + 2 * pad,
+      rx: 8, class: className, "data-for": keyOf(element),
+    });
+    layer.append(mark);
+    return mark;
+  }
+
+  function clearMarks(className) {
+    for (const mark of $("board-panel").querySelectorAll(`.board-marks .${className}`)) mark.remove();
+  }
+
+  // -- the pieces as buttons, one tab stop ------------------------------------------------
+
+  // After each drawing of Council of Four's board: the pieces become buttons (no tab stop
+  // yet), the board in words is written, and a move still fresh is marked again.
+  function drawn() {
+    shown.targets = new Map();
+    closeChooser(false);
+    const board = $("board");
+    board.setAttribute("role", "group");
+    board.setAttribute("aria-label", "Board");
+    board.tabIndex = -1; // (holds the focus while the board is drawn anew)
+    if (!ours()) {
+      summary(null);
+      return;
+    }
+    const drawing = svg();
+    if (drawing) {
+      drawing.setAttribute("role", "group");
+      drawing.setAttribute("aria-label", drawing.querySelector("title")?.textContent || "Board");
+      drawing.setAttribute("aria-describedby", "board-keys");
+    }
+    const panels = [...$("board-panel").querySelectorAll("#player-panels svg")];
+    shown.drawings = new Map();
+    for (const element of drawing ? drawing.querySelectorAll(BOARD_PIECES) : []) shown.drawings.set(element.id, element);
+    for (const element of (panels.length ? panels : [drawing]).flatMap((s) => (s ? [...s.querySelectorAll(PANEL_PIECES)] : []))) {
+      shown.drawings.set(panelKey(element), element);
+    }
+    for (const [key, element] of shown.drawings) layButton(key, element);
+    setStop(shown.stop && piece(shown.stop) ? shown.stop : keyOf(pieces()[0] || document.body));
+    summary(game.state);
+    panels.forEach((panel, seat) => {
+      // A seat's panel in words (its SVG holds buttons: a group, not an image).
+      panel.setAttribute("role", "group");
+      panel.setAttribute("aria-label", seatWords(game.state, Number(panel.parentElement?.dataset.seat ?? seat)));
+    });
+    // (Marked again on the same position only: not after Undo took the move back.)
+    const fresh = shown.lastMove && Date.now() < shown.lastMove.until;
+    if (fresh && shown.lastMove.played === ((game.state.turn || {}).actionCount || 0)) markLastMove();
+  }
+
+  // The button of a piece: a transparent rectangle over its drawing (a city's disc and name),
+  // in a layer above everything in the drawing's SVG.
+  function layButton(key, element) {
+    const owner = element.ownerSVGElement;
+    let layer = owner.querySelector(":scope > .board-buttons");
+    if (!layer) {
+      layer = svgElement("g", { class: "board-buttons" });
+      owner.append(layer);
+    }
+    let box = element.getBBox();
+    if (key.startsWith("city-")) {
+      const parts = [element.querySelector("circle"), ...element.querySelectorAll(":scope > text")].map((e) => e.getBBox());
+      const left = Math.min(...parts.map((b) => b.x));
+      const top = Math.min(...parts.map((b) => b.y));
+      const right = Math.max(...parts.map((b) => b.x + b.width));
+      const bottom = Math.max(...parts.map((b) => b.y + b.height));
+      box = { x: left, y: top, width: right - left, height: bottom - top };
+    }
+    const button = svgElement("rect", {
+      x: box.x, y: box.y, width: box.width, height: box.height, rx: 6, class: "piece",
+      "data-piece": key, role: "button", tabindex: -1,
+    });
+    layer.append(button);
+    button.setAttribute("aria-label", labelOf(button));
+  }
+
+  // The legal actions of the human seat to move: each piece they are about is a target.
+  function turn(actions) {
+    if (!ours() || !svg()) return;
+    shown.targets = new Map();
+    for (const action of actions) {
+      let id = targetOf(action, game.turn.seat);
+      if (!piece(id)) id = `seat-${game.turn.seat}`;
+      if (!shown.targets.has(id)) shown.targets.set(id, { actions: [] });
+      shown.targets.get(id).actions.push(action);
+    }
+    clearMarks("mark-target");
+    clearMarks("mark-cost");
+    for (const [id, target] of shown.targets) {
+      const element = piece(id);
+      element.classList.add("target");
+      const moves = target.actions;
+      const said = moves.length === 1 ? moves[0].text : `${moves.length} moves`;
+      element.setAttribute("aria-label", `${labelOf(element)}: ${said}`);
+      element.setAttribute("aria-haspopup", moves.length > 1 ? "dialog" : "false");
+      ring(element, "mark-target");
+      const king = moves.find((a) => a.kind === "ACTION_KIND_BUILD_KING");
+      if (king) costBadge(element, kingCost(king));
+    }
+    const ids = [...shown.targets.keys()];
+    const held = hasFocus();
+    const next = ids.includes(shown.stop) ? shown.stop : ids[0];
+    setStop(next);
+    if (held) focusPiece(next);
+  }
+
+  // The coins (and assistants) the king's move to a city costs, beside the city.
+  function costBadge(city, cost) {
+    const layer = marksLayer(city);
+    if (!cost || !layer) return;
+    // Up and to the left of the city's disc (its token is on the right, its name below).
+    const disc = drawingOf(keyOf(city)).querySelector("circle");
+    const [x, y, r] = ["cx", "cy", "r"].map((name) => Number(disc.getAttribute(name)));
+    const text = `♔ ${cost.coins}c`;
+    const width = 12 + 9 * text.length;
+    const badge = svgElement("g", { class: "mark-cost", "data-for": keyOf(city) });
+    badge.append(svgElement("rect", { x: x - r - width + 10, y: y - r - 12, width, height: 20, rx: 5 }));
+    badge.append(svgElement("text", { x: x - r - width + 16, y: y - r + 3 }, text));
+    layer.append(badge);
+    const label = city.getAttribute("aria-label");
+    const said = `king's journey ${cost.roads} road${cost.roads === 1 ? "" : "s"}, ${cost.coins} coins`
+      + (cost.assistants ? `, ${cost.assistants} assistant${cost.assistants === 1 ? "" : "s"}` : "");
+    city.setAttribute("aria-label", `${label} (${said})`);
+  }
+
+  // No human seat to move any more (a move was made, a new game, Undo): no targets.
+  function clear() {
+    closeChooser(false);
+    for (const element of $("board-panel").querySelectorAll(".target[data-piece]")) {
+      element.classList.remove("target");
+      element.setAttribute("aria-label", labelOf(element));
+      element.removeAttribute("aria-haspopup");
+    }
+    shown.targets = new Map();
+    clearMarks("mark-target");
+    clearMarks("mark-cost");
+    for (const old of document.querySelectorAll("#actions .hinted")) old.classList.remove("hinted");
+  }
+
+  // The one tab stop of the board.
+  function setStop(id) {
+    for (const element of $("board-panel").querySelectorAll('[data-piece][tabindex="0"]')) element.setAttribute("tabindex", "-1");
+    const element = piece(id);
+    if (!element) return;
+    element.setAttribute("tabindex", "0");
+    shown.stop = id;
+  }
+
+  function focusPiece(id) {
+    const element = piece(id);
+    if (!element) return false;
+    setStop(id);
+    element.focus({ preventScroll: false });
+    return true;
+  }
+
+  // The focus ring, drawn over the SVG (an outline does not show on SVG groups everywhere).
+  function showFocus(event) {
+    clearMarks("mark-focus");
+    const element = pieceOf(event.target);
+    if (element) {
+      setStop(keyOf(element));
+      ring(element, "mark-focus", 9);
+    }
+  }
+
+  // Arrow keys: the next or previous target (or piece, when nothing is to play), in the
+  // board's order; Home and End: the first and last; Enter and Space: what a click does.
+  function onKey(event) {
+    const element = pieceOf(event.target);
+    if (!element || !ours()) return;
+    const order = shown.targets.size ? pieces().filter((p) => shown.targets.has(keyOf(p))) : pieces();
+    const at = order.indexOf(element);
+    let next = null;
+    if (event.key === "ArrowRight" || event.key === "ArrowDown") next = order[(at + 1) % order.length];
+    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = order[(at - 1 + order.length) % order.length];
+    else if (event.key === "Home") next = order[0];
+    else if (event.key === "End") next = order[order.length - 1];
+    else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      activate(element);
+      return;
+    } else return;
+    event.preventDefault();
+    if (next) focusPiece(keyOf(next));
+  }
+
+  function onClick(event) {
+    const element = pieceOf(event.target);
+    if (!element || !ours()) return;
+    activate(element);
+  }
+
+  // A target's move is played (or its chooser opened); any other piece is only described.
+  function activate(element) {
+    setStop(keyOf(element));
+    const target = myTurn() ? shown.targets.get(keyOf(element)) : null;
+    if (!target) return inspect(element);
+    if (target.actions.length === 1) return play(target.actions[0].id || 0);
+    openChooser(element, target.actions);
+  }
+
+  function play(actionId) {
+    if (!myTurn()) return;
+    holdFocus(); // (before the chooser, which may have the focus, goes)
+    closeChooser(false);
+    humanMove(game.turn.seat, actionId, game.turn.generation);
+  }
+
+  // -- the chooser ------------------------------------------------------------------------
+
+  function chooser() {
+    let box = $("board-chooser");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "board-chooser";
+      box.setAttribute("role", "dialog");
+      box.setAttribute("aria-labelledby", "board-chooser-title");
+      box.hidden = true;
+      box.addEventListener("keydown", chooserKey);
+      $("board-panel").append(box);
+    }
+    return box;
+  }
+
+  function newElement(tag, className, text) {
+    const made = document.createElement(tag);
+    if (className) made.className = className;
+    if (text !== undefined) made.textContent = text;
+    return made;
+  }
+
+  // The moves of one target, grouped (payments by their cost, fewest cards and coins first).
+  function openChooser(element, actions) {
+    const box = chooser();
+    box.replaceChildren();
+    box.append(newElement("h3", "", `${labelOf(element)}: choose a move`));
+    box.lastChild.id = "board-chooser-title";
+    const cost = (a) => (/(\d+) card\(s\), (\d+) coin/.exec(a.description || "") || [0, 0, 0]).slice(1).map(Number);
+    const sorted = actions.every((a) => a.kind === "ACTION_KIND_PAY")
+      ? [...actions].sort((a, b) => cost(a)[0] - cost(b)[0] || cost(a)[1] - cost(b)[1])
+      : actions;
+    const groups = new Map();
+    for (const action of sorted) {
+      const name = groupName(action);
+      if (!groups.has(name)) groups.set(name, []);
+      groups.get(name).push(action);
+    }
+    for (const [name, members] of groups) {
+      const group = newElement("div", "choice-group");
+      group.setAttribute("role", "group");
+      group.setAttribute("aria-label", name);
+      group.append(newElement("p", "choice-group-name", name));
+      group.lastChild.setAttribute("aria-hidden", "true");
+      for (const action of members) group.append(choiceButton(action));
+      box.append(group);
+    }
+    box.append(closeButton());
+    show(box, element);
+    box.querySelector("button").focus();
+  }
+
+  function choiceButton(action) {
+    const button = newElement("button", "choice");
+    button.type = "button";
+    button.dataset.choiceId = String(action.id || 0);
+    if (action.colour !== undefined && action.kind !== "ACTION_KIND_PAY") {
+      const swatch = newElement("span", "swatch");
+      swatch.style.background = SWATCH[COLOURS[action.colour]];
+      swatch.setAttribute("aria-hidden", "true");
+      button.append(swatch);
+    }
+    button.append(newElement("span", "choice-text", action.text));
+    const cost = action.kind === "ACTION_KIND_BUILD_KING" && kingCost(action);
+    if (cost) button.append(newElement("span", "choice-note", ` (${cost.coins} coins for the king's journey)`));
+    if (shown.hinted === (action.id || 0)) button.classList.add("hinted");
+    button.addEventListener("click", () => play(action.id || 0));
+    return button;
+  }
+
+  function closeButton() {
+    const close = newElement("button", "choice-close", "Close");
+    close.type = "button";
+    close.addEventListener("click", () => closeChooser(true));
+    return close;
+  }
+
+  // A piece with no move now: what it is, and why nothing plays. Plays nothing.
+  function inspect(element) {
+    const box = chooser();
+    box.replaceChildren();
+    box.append(newElement("h3", "", labelOf(element)));
+    box.lastChild.id = "board-chooser-title";
+    const title = titleOf(drawingOf(keyOf(element)));
+    if (title) box.append(newElement("p", "", title));
+    const why = !game.turn ? "It is not your turn." : myTurn() ? "No legal move here now." : "Wait for the move under way.";
+    box.append(newElement("p", "chooser-note", why));
+    box.append(closeButton());
+    show(box, element);
+    box.querySelector("button").focus();
+  }
+
+  // The chooser below the piece (above it when the board ends first), inside the panel.
+  function show(box, element) {
+    shown.opener = keyOf(element);
+    box.hidden = false;
+    const panel = $("board-panel").getBoundingClientRect();
+    const at = element.getBoundingClientRect();
+    const width = Math.min(box.offsetWidth, panel.width);
+    const left = Math.max(0, Math.min(at.left - panel.left, panel.width - width));
+    box.style.left = `${left}px`;
+    const below = at.bottom - panel.top + 6;
+    const above = at.top - panel.top - box.offsetHeight - 6;
+    box.style.top = `${below + box.offsetHeight > panel.height && above >= 0 ? above : below}px`;
+  }
+
+  function closeChooser(refocus) {
+    const box = $("board-chooser");
+    if (!box || box.hidden) return;
+    box.hidden = true;
+    box.replaceChildren();
+    if (refocus && shown.opener) focusPiece(shown.opener);
+  }
+
+  // Escape closes; the arrow keys move between the chooser's buttons.
+  function chooserKey(event) {
+    const buttons = [...chooser().querySelectorAll("button")];
+    const at = buttons.indexOf(document.activeElement);
+    if (event.key === "Escape") {
+      event.preventDefault();
+      closeChooser(true);
+    } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      buttons[(at + step + buttons.length) % buttons.length].focus();
+    }
+  }
+
+  // A press outside the chooser (and outside the board's pieces) closes it.
+  function pressOutside(event) {
+    const box = $("board-chooser");
+    if (!box || box.hidden || box.contains(event.target)) return;
+    if (pieceOf(event.target)) return;
+    closeChooser(false);
+  }
+
+  // -- focus across a move ------------------------------------------------------------------
+
+  // Before what has the focus is taken away (a move clears the actions; each drawing
+  // replaces the SVG): the focus waits on the board, or on the action list, and comes back
+  // to the board's targets (Board.turn) or the first action (app.js's showActions).
+  function holdFocus() {
+    const active = document.activeElement;
+    if (!active || active === document.body) return;
+    if ($("board-panel").contains(active)) {
+      $("board").focus({ preventScroll: true });
+    } else if ($("play").contains(active)) {
+      $("actions").tabIndex = -1;
+      $("actions").focus({ preventScroll: true });
+    }
+  }
+
+  // Around a button disabled for a while (Hint): the focus waits on `place` (the focus
+  // would drop to the page's body), and the function returned brings it back.
+  function keepFocusWhile(button, place) {
+    if (document.activeElement !== button) return () => {};
+    place.tabIndex = -1;
+    place.focus({ preventScroll: true });
+    return () => {
+      const active = document.activeElement;
+      if (!button.disabled && (active === place || active === document.body)) button.focus({ preventScroll: true });
+    };
+  }
+
+  // Whether the board holds the focus (app.js's showActions then leaves it there).
+  const hasFocus = () => $("board-panel").contains(document.activeElement);
+
+  // -- the last move, the hint, announcements ---------------------------------------------
+
+  // After a move (the human's or a bot's, as the other seats see it): its pieces marked for
+  // a moment, a bot's move said once, the end said.
+  function moved(seat, action, effects) {
+    const bot = game.seats[seat] && game.seats[seat].kind === "bot";
+    // What the move did (ApplyAction's effects for a human's move, RecommendAction's for a
+    // bot's, as every seat may know it), in the log under the move's line, each line about a
+    // seat named as the log names it.
+    const lines = ((effects && effects.lines) || []).map((line) =>
+      (line.seat === undefined ? line.text : `${seatLabel(line.seat)}: ${line.text}`));
+    const item = $("log").lastElementChild;
+    if (lines.length && item) {
+      item.append(effectsList(lines));
+      $("log").scrollTop = $("log").scrollHeight; // (its last lines in sight, as app.js's log)
+    }
+    if (bot || lines.length) announce([`${seatLabel(seat)}: ${action.text}`, ...lines].join(". "));
+    if (game.over) {
+      const order = game.scores.map((score, p) => ({ score, p })).sort((a, b) => b.score - a.score);
+      announce(`Game over. ${order.map(({ score, p }) => `${seatLabel(p)} ${score}`).join(", ")}.`);
+    }
+    if (!ours()) return;
+    const played = (game.state.turn || {}).actionCount || 0;
+    shown.lastMove = { seat, ids: touched(action), until: Date.now() + LAST_MOVE_MS, played };
+    markLastMove();
+  }
+
+  // The effects under a move's line of the log, in a shadow tree: shown and read like the
+  // rest of the page, but out of the line's textContent, which is the move's text alone
+  // (what app.js keeps of the log, and what the page's tests read).
+  function effectsList(lines) {
+    const holder = newElement("span", "effects");
+    const shadow = holder.attachShadow({ mode: "open" });
+    const style = document.createElement("style");
+    style.textContent = "div { margin: 0.1rem 0 0.3rem 1rem; font-size: 0.85rem; color: #444; } span { display: block; }";
+    // (Lines, not list items: the log's items are its moves, which #log li counts.)
+    const list = newElement("div");
+    for (const line of lines) list.append(newElement("span", "", line));
+    shadow.append(style, list);
+    return holder;
+  }
+
+  function markLastMove() {
+    clearMarks("mark-last");
+    clearTimeout(shown.lastTimer);
+    const { seat, ids, until } = shown.lastMove;
+    for (const id of ids) {
+      const mark = ring(piece(id), `mark-last seat-${seat}`, 12);
+      if (mark) mark.setAttribute("stroke-dasharray", "14 7");
+    }
+    shown.lastTimer = setTimeout(() => clearMarks("mark-last"), Math.max(0, until - Date.now()));
+  }
+
+  // Each report of a hint: its best move marked in the action list (and the chooser); the
+  // final one said once, and its candidates made buttons that play the move.
+  function hintShown(result, final) {
+    const best = result.action;
+    shown.hinted = best ? best.id || 0 : null;
+    for (const old of document.querySelectorAll("#actions .hinted, #board-chooser .hinted")) old.classList.remove("hinted");
+    if (best) {
+      const selector = `#actions button[data-action-id="${shown.hinted}"], #board-chooser button[data-choice-id="${shown.hinted}"]`;
+      for (const button of document.querySelectorAll(selector)) {
+        button.classList.add("hinted");
+        if (!button.querySelector(".hint-badge")) {
+          const badge = newElement("span", "hint-badge", "hint");
+          button.prepend(badge);
+        }
+      }
+    }
+    if (!final) return;
+    const legal = new Set(game.turn ? game.turn.actions.map((a) => a.id || 0) : []);
+    const rows = [...$("hint").querySelectorAll("table tr")];
+    (result.candidates || []).forEach((candidate, i) => {
+      const id = candidate.action.id || 0;
+      const cell = rows[i] && rows[i].cells[0];
+      if (!cell || !legal.has(id)) return;
+      const button = newElement("button", "candidate", candidate.action.text);
+      button.type = "button";
+      button.dataset.candidateId = String(id);
+      button.setAttribute("aria-label", `Play ${candidate.action.text}`);
+      button.addEventListener("click", () => {
+        if (!myTurn()) return;
+        holdFocus();
+        humanMove(game.turn.seat, id, game.turn.generation);
+      });
+      cell.replaceChildren(button);
+    });
+    if (best) {
+      const win = ((result.candidates || [])[0] || {}).winProbability || 0;
+      announce(`Hint: ${best.text}, ${(win * 100).toFixed(0)}% to win.`);
+    }
+  }
+
+  // Said once by a screen reader: each message its own line of the polite live region.
+  function announce(text) {
+    const region = $("announcer");
+    if (!region) return;
+    region.append(newElement("p", "", text));
+    while (region.children.length > 6) region.firstChild.remove();
+  }
+
+  // -- the board in words -----------------------------------------------------------------
+
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const counts = (cards) => Object.entries(cards || {}).filter(([, n]) => n).map(([kind, n]) => `${n} ${kind}`);
+
+  // A seat's panel in words: VP, coins, assistants, nobility, emporiums, hand, tiles.
+  function seatWords(state, p) {
+    const player = (state.players || [])[p] || {};
+    const vp = $("board").querySelector(`svg #player-${p} .stat.vp title`);
+    const hand = p === (state.viewer || 0) ? counts(player.hand).join(", ") || "no cards"
+      : `${plural(player.handSize || 0, "card")}, hidden`;
+    const built = player.emporiums || [];
+    const won = [...(player.bonusTiles || []), ...(player.kingTiles || []).map((tile) => `king ${tile}`)];
+    const facts = [
+      vp ? vp.textContent : `VP ${player.vp || 0}`,
+      plural(player.coins || 0, "coin"),
+      plural(player.assistants || 0, "assistant"),
+      `nobility ${player.nobility || 0}`,
+      `${built.length} of 10 emporiums` + (built.length ? ` (${built.join(", ")})` : ""),
+      `hand: ${hand}`,
+      `permit tiles face up: ${(player.permitsFaceUp || []).join(", ") || "none"}`,
+      `used: ${(player.permitsFaceDown || []).join(", ") || "none"}`,
+      `tiles won: ${won.join(", ") || "none"}`,
+    ];
+    return `${seatLabel(p)}: ${facts.join("; ")}`;
+  }
+
+  // The view as text: the turn, each seat's panel, the councils, the face-up tiles, the king,
+  // the cities. (Council of Four only: The Council's board is HTML already.)
+  function summary(state) {
+    const box = $("board-summary");
+    if (!box) return;
+    box.replaceChildren();
+    box.hidden = !state;
+    if (!state) return;
+    const board = state.board || {};
+    const players = state.players || [];
+    box.append(newElement("h2", "", "The board in words"));
+    const turn = state.turn || {};
+    const header = $("board").querySelector("svg #status title, svg #status text");
+    box.append(newElement("p", "", header ? header.textContent : `Turn ${turn.number || 1}`));
+    box.append(newElement("h3", "", "Seats"));
+    const seats = newElement("ul");
+    players.forEach((_, p) => seats.append(newElement("li", "", seatWords(state, p))));
+    box.append(seats);
+    box.append(newElement("h3", "", "Councils (newest first)"));
+    const councils = newElement("ul");
+    for (const name of BALCONIES) {
+      councils.append(newElement("li", "", `${name}: ${((board.balconies || {})[name] || []).join(", ")}`));
+    }
+    const pool = counts(board.pool).join(", ");
+    councils.append(newElement("li", "", `pool: ${pool || "empty"}`));
+    box.append(councils);
+    box.append(newElement("h3", "", "Face-up permit tiles"));
+    const tiles = newElement("ul");
+    for (const region of REGIONS) {
+      for (const slot of [0, 1]) {
+        const element = drawingOf(`tile-${region}-${slot}`);
+        const text = element && titleOf(element.querySelector("g") || element);
+        tiles.append(newElement("li", "", `${region} ${slot + 1}: ${text || "empty"}`));
+      }
+      const deck = drawingOf(`deck-${region}`);
+      if (deck) tiles.append(newElement("li", "", titleOf(deck)));
+    }
+    box.append(tiles);
+    box.append(newElement("h3", "", "Cities"));
+    box.append(newElement("p", "", `The king is in ${board.kingCity || "?"}.`));
+    const cities = newElement("ul");
+    const neutral = board.neutralEmporiums || [];
+    for (const name of CITIES) {
+      const element = drawingOf(`city-${name}`);
+      const built = players.map((player, p) => ((player.emporiums || []).includes(name) ? seatLabel(p) : null)).filter(Boolean);
+      if (neutral.includes(name)) built.push("neutral");
+      const text = `${element ? titleOf(element) : name}; emporiums: ${built.join(", ") || "none"}`;
+      cities.append(newElement("li", "", text));
+    }
+    box.append(cities);
+    const left = (board.bonusTilesLeft || []).join(", ");
+    box.append(newElement("p", "", `Bonus tiles left: ${left || "none"}. King reward tiles taken: ${board.kingTilesTaken || 0}.`));
+  }
+
+  // -- set up -------------------------------------------------------------------------------
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const panel = $("board-panel");
+    const keys = newElement("p", "visually-hidden", "Your legal moves are buttons on the board: "
+      + "the arrow keys move between them, Enter or Space plays one, Escape closes a choice.");
+    keys.id = "board-keys";
+    const words = newElement("section", "visually-hidden");
+    words.id = "board-summary";
+    words.setAttribute("aria-label", "The board in words");
+    const said = newElement("div", "visually-hidden");
+    said.id = "announcer";
+    said.setAttribute("aria-live", "polite");
+    panel.append(keys, words, said);
+    // The first Tab stop of the page: straight to the board's targets (or its first piece),
+    // past the header's form and, on a phone, the list of actions above the board.
+    const skip = newElement("a", "skip-link", "Skip to the board");
+    skip.href = "#board-panel";
+    skip.addEventListener("click", (event) => {
+      const stop = piece(shown.stop) || $("board");
+      if (!stop) return;
+      event.preventDefault();
+      focusPiece(keyOf(stop)) || stop.focus();
+    });
+    document.body.prepend(skip);
+    chooser();
+    panel.addEventListener("click", onClick);
+    panel.addEventListener("keydown", onKey);
+    panel.addEventListener("focusin", showFocus);
+    panel.addEventListener("focusout", () => clearMarks("mark-focus"));
+    document.addEventListener("pointerdown", pressOutside);
+  });
+
+  return { drawn, turn, clear, moved, holdFocus, hasFocus, keepFocusWhile, hintShown, announce };
+})();

@@ -1,0 +1,104 @@
+// The page's layout at a phone's and two desktops' sizes, for both council games, in
+// headless Chromium (launch.mjs). Usage: node layout.mjs http://127.0.0.1:PORT SCREENSHOT_DIR
+// At 390x844, 1280x720 and 1440x900: Council of Four (4 seats, seat 0 human) at its opening,
+// then The Council (5 seats) at seat 0's first bid. For each: the page's width against the
+// window's (no sideways scrolling), the smallest text on screen at the default zoom (the
+// HTML's, and the SVGs' as drawn: font size times the SVG's scale), where the first action
+// button is, whether the seats' panels are whole, and (Council of Four) where the actions
+// are after a hint. Writes layout-GAME-WxH.png into SCREENSHOT_DIR and prints one JSON line.
+import { join } from "node:path";
+import { nextTurn, withPage } from "./launch.mjs";
+
+const [base, shots] = process.argv.slice(2);
+const BUTTONS = "#actions button[data-action-id]";
+const SIZES = [[390, 844], [1280, 720], [1440, 900]];
+
+// Every piece of text the window shows: [px, where, text], smallest first.
+export function textSizes(page) {
+  return page.evaluate(() => {
+    const shown = (el) => {
+      const box = el.getBoundingClientRect();
+      return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== "hidden";
+    };
+    const sizes = [];
+    for (const el of document.body.querySelectorAll("*")) {
+      if (el.closest("svg") || !shown(el)) continue;
+      const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join("").trim();
+      if (text) sizes.push([parseFloat(getComputedStyle(el).fontSize), el.tagName.toLowerCase(), text.slice(0, 30)]);
+    }
+    for (const svg of document.querySelectorAll("svg")) {
+      if (!shown(svg)) continue;
+      const view = svg.viewBox.baseVal;
+      const scale = svg.getBoundingClientRect().width / view.width;
+      for (const text of svg.querySelectorAll("text")) {
+        // (The board's SVG is cropped above its seats' panels, which are shown apart.)
+        if (svg.closest("#board") && text.closest("g.player")) continue;
+        const box = text.getBBox();
+        if (!text.textContent.trim() || box.y > view.y + view.height || box.y + box.height < view.y) continue;
+        const px = parseFloat(getComputedStyle(text).fontSize) * scale;
+        sizes.push([Math.round(px * 100) / 100, svg.closest("#board") ? "board svg" : "panel svg", text.textContent.slice(0, 30)]);
+      }
+    }
+    return sizes.sort((a, b) => a[0] - b[0]);
+  });
+}
+
+function overflow(page) {
+  return page.evaluate(() => ({
+    pageWidth: document.documentElement.scrollWidth,
+    windowWidth: window.innerWidth,
+  }));
+}
+
+async function layout(page, size, game) {
+  const seen = { ...(await overflow(page)) };
+  const sizes = await textSizes(page);
+  seen.smallest = sizes.slice(0, 3);
+  seen.texts = sizes.length;
+  seen.actionsTop = await page.locator(BUTTONS).first().evaluate((b) => b.getBoundingClientRect().top + scrollY);
+  seen.panels = await page.locator("#player-panels .panel").evaluateAll((panels) => panels.map((p) => {
+    const box = p.getBoundingClientRect();
+    return { left: box.left, right: box.right, width: box.width, height: box.height };
+  }));
+  seen.zoom = await page.locator("#board").getAttribute("data-zoom");
+  await page.screenshot({ path: join(shots, `layout-${game}-${size[0]}x${size[1]}.png`) });
+  return seen;
+}
+
+await withPage(base, async (page, seen) => {
+  seen.layouts = {};
+  for (const size of SIZES) {
+    await page.setViewportSize({ width: size[0], height: size[1] });
+    await page.goto(`${base}/?bot_delay_ms=0&seed=7`);
+    await page.locator(BUTTONS).first().waitFor(); // (no call under way: none aborted)
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await page.locator(BUTTONS).first().waitFor();
+    await page.selectOption("#seat-count", "4");
+    await page.locator("#new-game-button").click();
+    await page.waitForFunction(() => game.tickets.length === 4 && document.querySelector("#actions button[data-action-id]"));
+    await page.locator("#player-panels .panel").nth(3).waitFor();
+    const four = await layout(page, size, "council-of-four");
+    // A hint's table goes below the actions: they stay where they were.
+    await page.locator("#hint-button").click();
+    await page.locator("#hint table tr").first().waitFor();
+    await page.locator("#hint-button:enabled").waitFor();
+    four.actionsTopAfterHint = await page.locator(BUTTONS).first().evaluate((b) => b.getBoundingClientRect().top + scrollY);
+    four.afterHint = await overflow(page);
+    four.smallestAfterHint = (await textSizes(page)).slice(0, 1);
+
+    await page.selectOption("#game-choice", "the-council");
+    await page.selectOption("#seat-count", "5");
+    await page.locator("#new-game-button").click();
+    await page.locator("#board .tc-board").waitFor();
+    // Seat 0's five picks, up to its first bid: the table with the event and bids.
+    for (let moves = 0; moves < 20; moves++) {
+      if ((await nextTurn(page)) !== "move") throw new Error("The Council ended before a bid");
+      if ((await page.locator("#decision").textContent()).startsWith("Offer chips")) break;
+      await page.locator(BUTTONS).first().click();
+      await page.waitForFunction(() => !document.querySelector("#actions button[data-action-id]") || game.busy === false);
+    }
+    const council = await layout(page, size, "the-council");
+    seen.layouts[`${size[0]}x${size[1]}`] = { "council-of-four": four, "the-council": council };
+  }
+});

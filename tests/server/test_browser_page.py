@@ -1,0 +1,170 @@
+"""The web page on any screen, and never losing a game (issue #30), in headless Chromium
+(tests/browser/layout.mjs and resume.mjs, run as tests/server/test_browser.py runs its
+scripts, with its fixtures).
+
+Layout: at 390x844, 1280x720 and 1440x900, Council of Four (4 seats) at its opening and The
+Council (5 seats) at seat 0's first bid: no sideways scrolling, no text on screen below
+11 px at the default zoom (the board's SVG and the seats' panels measured as drawn), the
+actions near the top on a phone and where they were after a hint, the seats' panels whole.
+
+Never losing a game: the Bot speed setting (instant, kept), a reload mid-game resumes the
+same position and log, a server stopped mid-game shows "Connection lost — retrying in N s"
+and the game goes on once the server is back on the same port with the same
+$XDG_STATE_HOME (its seal keys), Save game / Open game, New game asking first; and The
+Council's reveal chosen by toggling cards, its last event's bids gone at the next draft.
+
+Screenshots (layout-GAME-WxH.png) go to a temporary folder, or to docs/ with
+COUNCIL_UPDATE_SCREENSHOTS=1 (``make screenshots``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import test_browser
+from test_browser import BROWSER, _play, _shots
+
+# test_browser.py's fixtures: Node.js with Playwright-core, Chromium, the page's server.
+node = test_browser.node
+chromium = test_browser.chromium
+page_address = test_browser.page_address
+
+SIZES = ("390x844", "1280x720", "1440x900")
+GAMES = ("council-of-four", "the-council")
+
+
+def test_the_page_fits_every_screen_with_readable_text(node, chromium, page_address, tmp_path):
+    shots = _shots(tmp_path)
+    seen = _play(node, chromium, "layout.mjs", page_address, shots)
+    assert seen["consoleErrors"] == [] and seen["pageErrors"] == []
+    assert seen["failedRequests"] == [] and seen["allSameOrigin"]
+    assert sorted(seen["layouts"]) == sorted(SIZES)
+    for size in SIZES:
+        for game in GAMES:
+            at = seen["layouts"][size][game]
+            where = f"{game} at {size}"
+            # No sideways scrolling of the page.
+            assert at["pageWidth"] <= at["windowWidth"], where
+            # The smallest text shown, the board's SVG and the seats' panels included.
+            assert at["texts"] > 100 and at["smallest"][0][0] >= 11, (where, at["smallest"])
+            assert (shots / f"layout-{game}-{size}.png").read_bytes().startswith(b"\x89PNG")
+        four = seen["layouts"][size]["council-of-four"]
+        # The board's SVG is in the measure, zoomed to be read; the four panels whole.
+        assert {kind for _, kind, _ in four["smallest"]} & {"board svg", "panel svg"}
+        assert float(four["zoom"]) >= 1.3
+        width = int(size.split("x")[0])
+        assert len(four["panels"]) == 4
+        assert all(
+            p["left"] >= 0 and p["right"] <= width and p["width"] >= 362 for p in four["panels"]
+        )
+        # A hint's table is below the actions: they stay where they were, the page as wide.
+        assert four["actionsTopAfterHint"] == four["actionsTop"]
+        assert four["afterHint"]["pageWidth"] <= width and four["smallestAfterHint"][0][0] >= 11
+    # On a phone, the actions come before the board, near the top (The Council's 5 seats
+    # had them 2,165 px down).
+    phone = seen["layouts"]["390x844"]
+    assert phone["council-of-four"]["actionsTop"] < 400 and phone["the-council"]["actionsTop"] < 450
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class _Serve:
+    """`council-ai serve` in a process of its own, on a fixed HTTP port, its seal keys in a
+    given $XDG_STATE_HOME: stopped and started again as a real restart would."""
+
+    def __init__(self, state_home: Path):
+        self.port = _free_port()
+        self.env = {**os.environ, "XDG_STATE_HOME": str(state_home)}
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "council.server.cli", "serve"]
+        command += ["--address", "127.0.0.1:0", "--http-address", f"127.0.0.1:{self.port}"]
+        command += ["--workers", "1", "--grace", "0"]
+        self.process = subprocess.Popen(
+            command, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
+        line = self.process.stdout.readline()  # one JSON line once listening
+        assert json.loads(line)["http"] == f"127.0.0.1:{self.port}", line
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+            self.process.stdout.close()
+        self.process = None
+
+
+def test_the_page_never_loses_a_game(node, chromium, tmp_path):
+    serve = _Serve(tmp_path / "state")
+    serve.start()
+    try:
+        with subprocess.Popen(
+            [node, str(BROWSER / "resume.mjs"), f"http://127.0.0.1:{serve.port}", str(tmp_path)],
+            cwd=BROWSER,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "COUNCIL_CHROMIUM": chromium},
+        ) as script:
+            deadline = time.monotonic() + 600  # (a generous bound for a shared machine)
+            last = ""
+            for line in script.stdout:  # "@@stop", "@@start": asked by the script
+                if line.startswith("@@"):
+                    {"@@stop": serve.stop, "@@start": serve.start}[line.strip()]()
+                    script.stdin.write("done\n")
+                    script.stdin.flush()
+                elif line.strip():
+                    last = line
+                assert time.monotonic() < deadline
+            assert script.wait(timeout=60) == 0, f"{last}\n{script.stderr.read()}"
+    finally:
+        serve.stop()
+    seen = json.loads(last)
+    assert seen["pageErrors"] == [] and seen["allSameOrigin"]
+    # (The calls while the server was down failed: the page retried them.)
+    assert all("ERR_CONNECTION_REFUSED" in f for f in seen["failedRequests"])
+    assert [e for e in seen["consoleErrors"] if "ERR_CONNECTION_REFUSED" not in e] == []
+    # Bot speed: normal by default (500 ms), instant chosen and kept through a reload.
+    assert seen["defaultBotSpeed"] == "normal" and seen["defaultDelay"] == 500
+    assert seen["instantDelay"] == 0 and seen["delayAfterReload"] == 0
+    assert seen["botSpeedAfterReload"] == "instant"
+    # A reload: the same position, log, board, status and actions.
+    assert seen["logBeforeReload"] >= 6
+    assert seen["reloadSame"] == dict.fromkeys(("log", "blob", "board", "status", "actions"), True)
+    # The server stopped and started again: the lost connection said, retried with a longer
+    # wait each time, and the move made once it was back (a human's and the bot's reply).
+    assert seen["connectionLost"].startswith("Connection lost — retrying in ")
+    assert seen["backoff"].startswith("Connection lost — retrying in 2 s")
+    assert seen["logAfterRestart"] >= 2 and seen["errorAfterRestart"] is None
+    # Save game, then Open game: the saved position back.
+    saved = json.loads((tmp_path / "saved-game.json").read_text())
+    assert saved["format"] == "council-ai-page-game/1" and saved["name"] == "council-of-four"
+    assert set(saved) >= {"blob", "tickets", "log", "seats"} and seen["openedSame"]
+    # New game asks: "Keep playing" keeps the game, "Start a new game" starts one.
+    assert seen["askText"].startswith("Start a new game?")
+    assert seen["keptAfterCancel"] and seen["newGameLog"] == 0
+    # The Council: the card kinds explained; the reveal by toggling the drafted cards.
+    assert seen["help"] == "What the cards do"
+    assert {"Ace", "Pawn", "Court", "Crown"} <= set(seen["helpTerms"])
+    assert sorted(seen["pickerCards"]) == sorted(seen["drafted"]) and len(seen["drafted"]) == 5
+    assert seen["confirmEmpty"] == "Reveal no card"
+    first = seen["pickerCards"][0]
+    assert seen["pressed"] == [first] and seen["confirm"] == f"Reveal {first}"
+    assert f"reveal {first}" in seen["listed"]  # the list stays: the keyboard's route
+    assert seen["revealLogged"] == f"Seat 0 (you): reveal {first}"
+    # At the next hand's draft, the last event's bids (still in the state) are not shown.
+    if seen["nextPhase"] == "draft":
+        assert seen["bidsAtDraft"] == 0 and seen["eventAtDraft"] == 0
+    assert seen["kept"] == "the-council"
