@@ -294,7 +294,8 @@ def _end_of_turn(
         for text, vp in _tiles(a, q) + awards[q]:
             out.line(f"final scoring: {text}, +{vp} VP", q)
     winners = ", ".join(f"seat {q}" for q in after.winners())
-    out.line(f"final scores {scores_after}; won by {winners}")
+    final = ", ".join(f"seat {q} {vp} VP" for q, vp in enumerate(scores_after))
+    out.line(f"final scores: {final}; won by {winners}")
 
 
 def _tiles(a: dict, q: int) -> list[tuple[str, int]]:

@@ -85,7 +85,8 @@ def effects(
     if known_only and len(seats) < n:  # other seats' secret choices decide more
         out.effects.partial = _resolves(b, action)
     if a["phase"] == tc.PHASES.index("over") and not known_only:
-        out.line(f"the empire collapses: final scores {after.scores()}")
+        final = ", ".join(f"seat {q} {points}" for q, points in enumerate(after.scores()))
+        out.line(f"the empire collapses: final scores {final}")
     return out.message()
 
 

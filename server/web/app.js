@@ -697,6 +697,13 @@ async function step(generation) {
     const answer = await call("RecommendAction", {
       sealed: sealed(seat), limits: { preset }, seed: String(Math.floor(Math.random() * 2 ** 31)),
     });
+    if (isPlayerSeat(seat)) {
+      // The watched seat of a game with no human holds a player ticket (the board shows its
+      // view), which RecommendAction answers with a hint only: the page plays that move.
+      if (generation !== game.generation) return;
+      const played = await call("ApplyAction", { sealed: sealed(seat), actionId: answer.result.action.id || 0 });
+      return moved(seat, played, played.applied, false, generation);
+    }
     return moved(seat, answer, answer.result.action, Boolean(answer.secret), generation);
   }
   const listed = await call("ListLegalActions", { sealed: sealed(seat), includeDescriptions: true });

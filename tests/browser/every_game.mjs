@@ -39,4 +39,15 @@ await withPage(base, async (page, seen) => {
     await page.screenshot({ path: join(shots, `every-game-${name}.png`), fullPage: true });
     seen.games[name] = played;
   }
+  // A game with no human: every seat a bot, seat 0 watched (its ticket a player's, so the
+  // page plays the move its RecommendAction hints). Kuhn poker, short, to its end.
+  await page.selectOption("#game-choice", "kuhn-poker");
+  const seats = page.locator("#seat-choices select");
+  for (let seat = 0; seat < (await seats.count()); seat++) {
+    await seats.nth(seat).selectOption("beginner");
+  }
+  await newGame(page);
+  const watched = { ended: (await nextTurn(page)) === "over" };
+  await endOfGame(page, watched);
+  seen.watched = watched;
 });

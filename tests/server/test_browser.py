@@ -452,3 +452,7 @@ def test_the_page_plays_every_registered_game_on_a_phone(node, chromium, page_ad
         assert (tmp_path / f"every-game-{game.name}.png").read_bytes().startswith(b"\x89PNG")
     kuhn = seen["games"]["kuhn-poker"]
     assert kuhn["ended"] and kuhn["status"] == "Game over" and len(kuhn["scores"]) == 2
+    # Every seat a bot: the page watches seat 0 and plays the game to its end by itself (it
+    # once sent seat 0's move with its player ticket, got a hint back, and stalled).
+    watched = seen["watched"]
+    assert watched["ended"] and watched["error"] is None and len(watched["scores"]) == 2
