@@ -67,6 +67,7 @@ from typing import cast
 
 from council.engine import board
 from council.engine._core import ACTION_KINDS, NUM_ACTIONS, PAYMENTS, rule_numbers
+from council.engine.effects import with_article
 from council.v1 import game_pb2 as pb
 
 __all__ = [
@@ -617,7 +618,10 @@ def describe(state, action_id: int) -> str:
         where = f"the {BALCONY_NAMES[a.balcony]} council"
         cost = f"+{rules['elect_coins']} coins" if k is K.ELECT else "costs 1 assistant"
         kind = "main" if k is K.ELECT else "quick"
-        return f"{kind} action: elect a {colour} councillor into {where} ({out} leaves); {cost}"
+        return (
+            f"{kind} action: elect {with_article(colour)} councillor into {where} ({out} leaves);"
+            f" {cost}"
+        )
     if k in (K.ACQUIRE, K.CHOOSE_FREE_PERMIT):
         assert a.region is not None
         tile = raw["face_up"][a.region][a.slot]

@@ -22,7 +22,7 @@ from typing import Any
 
 from council.engine import board
 from council.engine.actions import BALCONY_NAMES, PAYMENTS, Action, ActionKind
-from council.engine.effects import EffectsBuilder, amounts, names, raw_pair, signed
+from council.engine.effects import EffectsBuilder, amounts, names, raw_pair, signed, with_article
 from council.v1 import game_pb2 as pb
 
 __all__ = ["effects"]
@@ -211,7 +211,7 @@ def _explain(x: _Explainer, move: Action, b: dict, a: dict) -> list[str]:
         out = board.COUNCILLOR_COLOURS[b["balcony"][move.balcony][3]]
         gain = signed(a["coins"][x.p] - b["coins"][x.p], "coin") if k is K.ELECT else "-1 assistant"
         x.line(
-            f"elects a {colour} councillor into the {BALCONY_NAMES[move.balcony]} council "
+            f"elects {with_article(colour)} councillor into the {BALCONY_NAMES[move.balcony]} council "
             f"({out} leaves): {gain}"
         )
     elif k is K.ACQUIRE:

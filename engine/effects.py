@@ -27,7 +27,14 @@ from typing import Any
 from council.engine.position import Position
 from council.v1 import game_pb2 as pb
 
-__all__ = ["EffectsBuilder", "action_effects", "amounts", "known_effects", "public_effects"]
+__all__ = [
+    "EffectsBuilder",
+    "action_effects",
+    "amounts",
+    "known_effects",
+    "public_effects",
+    "with_article",
+]
 
 
 class EffectsBuilder:
@@ -68,6 +75,15 @@ class EffectsBuilder:
             if any(field.name != "seat" for field, _ in entry.ListFields()):
                 self.effects.seats.append(entry)
         return self.effects
+
+
+def with_article(word: str) -> str:
+    """`word` after "a" or "an", by its first letter (the councillors' colours, the suits).
+
+    >>> with_article("orange"), with_article("white")
+    ('an orange', 'a white')
+    """
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 def signed(n: int, unit: str, plural: str | None = None) -> str:
