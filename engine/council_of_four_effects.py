@@ -211,8 +211,8 @@ def _explain(x: _Explainer, move: Action, b: dict, a: dict) -> list[str]:
         out = board.COUNCILLOR_COLOURS[b["balcony"][move.balcony][3]]
         gain = signed(a["coins"][x.p] - b["coins"][x.p], "coin") if k is K.ELECT else "-1 assistant"
         x.line(
-            f"elects {with_article(colour)} councillor into the {BALCONY_NAMES[move.balcony]} council "
-            f"({out} leaves): {gain}"
+            f"elects {with_article(colour)} councillor into the "
+            f"{BALCONY_NAMES[move.balcony]} council ({out} leaves): {gain}"
         )
     elif k is K.ACQUIRE:
         assert move.region is not None and move.slot is not None
