@@ -12,7 +12,7 @@ from test_http import call
 
 from council.engine import _the_council as tc
 from council.engine import board as B
-from council.engine.effects import action_effects
+from council.engine.effects import action_effects, with_article
 from council.engine.games import game_named
 from council.engine.serialize import state_to_proto
 from council.v1 import game_pb2 as pb
@@ -77,14 +77,14 @@ def test_a_view_request_counts_an_opponents_draw_and_names_no_card(stub):
 
 def test_a_sealed_game_has_effects_too(stub):
     game = stub.NewGame(spb.NewGameRequest(config=pb.GameConfig(players=2), sealed=True))
-    ticket = game.tickets[0].ticket
-    response = stub.ApplyAction(
-        spb.ApplyActionRequest(
-            sealed=spb.Sealed(blob=game.sealed_state, ticket=ticket), action_id=1
-        )
-    )
+    sealed = spb.Sealed(blob=game.sealed_state, ticket=game.tickets[0].ticket)
+    legal = stub.ListLegalActions(spb.ListLegalActionsRequest(sealed=sealed)).actions
+    # (The deal is random: the first councillor in the pool, whatever its colour.)
+    elect = next(a for a in legal if a.kind == pb.ACTION_KIND_ELECT)
+    response = stub.ApplyAction(spb.ApplyActionRequest(sealed=sealed, action_id=elect.id))
     assert seat_of(response.effects, 0).coins == 4  # elect: +4 coins
-    assert response.effects.lines[0].text.startswith("elects a white councillor")
+    colour = elect.text.split()[1]
+    assert response.effects.lines[0].text.startswith(f"elects {with_article(colour)} councillor")
 
 
 def test_the_council_event_outcome_over_grpc(stub):
