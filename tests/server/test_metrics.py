@@ -37,18 +37,9 @@ TRANSPORTS = ["grpc", "connect-json", "connect-proto", "grpc-web"]
 
 
 @pytest.fixture(scope="module")
-def running():
-    running = start_server(
-        ServerConfig(
-            address="127.0.0.1:0",
-            http_address="127.0.0.1:0",
-            search_slots=1,
-            search_queue=1,
-            max_search_time_s=20,
-        )
-    )
-    yield running
-    running.stop(grace=None)
+def running(http_server):
+    """This module's server with its HTTP port (tests/server/conftest.py's)."""
+    return http_server
 
 
 class Calls:
