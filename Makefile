@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEBUG_LIB := build/debug/lib
 
-.PHONY: run test build debug-build lint browser nginx deploy-local screenshots bench clean
+.PHONY: run test build debug-build lint browser nginx redis deploy-local screenshots bench clean
 
 $(STAMP): pyproject.toml setup.py $(wildcard proto/council/v1/*.proto)
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,23 @@ nginx:
 		$$sudo apt-get update -q && \
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nginx; }
 
+# Debian's redis-server, the shared game store of `serve --no-rewind` across replicas
+# (council.server.game_store, docs/service.md) and of tests/server/test_game_store.py (which
+# starts its own, unprivileged, never the system's service): installed with apt-get when
+# missing, as root or through sudo, as `nginx` does.
+redis:
+	@command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || { \
+		if [ "$$(id -u)" = 0 ]; then sudo=; \
+		elif command -v sudo >/dev/null 2>&1; then sudo=sudo; \
+		else echo "make redis: redis-server is missing; install it as root:" \
+			"apt-get install --no-install-recommends redis-server" >&2; exit 1; fi; \
+		command -v apt-get >/dev/null 2>&1 || { echo "make redis: redis-server is missing and" \
+			"there is no apt-get: install Redis" >&2; exit 1; }; \
+		echo "make redis: installing Debian's redis-server for the game store's tests"; \
+		$$sudo apt-get update -q && \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+			redis-server; }
+
 # Replicas of the service behind nginx on this machine (docs/deploy.md): gRPC on
 # 127.0.0.1:50051 and HTTP on 127.0.0.1:8080 through nginx, the config rendered into
 # build/deploy; Ctrl-C stops them all. REPLICAS=3 for more; SERVE_FLAGS go to each replica.
@@ -83,7 +100,7 @@ screenshots: build browser
 	COUNCIL_UPDATE_SCREENSHOTS=1 $(PY) -m pytest -p no:cacheprovider tests/server/test_browser.py \
 		tests/server/test_browser_page.py tests/server/test_browser_board.py
 
-test: build lint debug-build browser nginx
+test: build lint debug-build browser nginx redis
 	$(PY) -m pytest
 	COUNCIL_EXPECT_DEBUG_BUILD=1 PYTHONPATH=$(DEBUG_LIB) $(PY) -m pytest -p no:cacheprovider \
 		tests/engine/test_random_play.py tests/engine/test_sampling.py \
