@@ -16,7 +16,7 @@ import signal
 import threading
 import time
 from concurrent import futures
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import grpc
@@ -26,6 +26,7 @@ from council.server import reflection
 from council.server.config import ServerConfig, accepted_token
 from council.server.connect import HttpServer, start_http
 from council.server.errors import DecodeRequests
+from council.server.game_store import GameStore, default_game_store_url, open_game_store
 from council.server.http_guard import host_name, is_loopback_host
 from council.server.logs import CallInterceptor, CallLog
 from council.server.metrics import MetricsServer, start_metrics
@@ -90,6 +91,7 @@ class RunningServer:
     config: ServerConfig
     http: HttpServer | None = None  # the HTTP (Connect) server, with config.http_address
     metrics: MetricsServer | None = None  # the metrics' own listener, with metrics_address
+    game_store: GameStore | None = None  # the store start_server opened (--no-rewind)
 
     @property
     def address(self) -> str:
@@ -152,6 +154,8 @@ class RunningServer:
             self.http.wait(left() or 0.0)
         if self.metrics is not None:  # last: the drain can be watched to its end
             self.metrics.stop()
+        if self.game_store is not None:  # after every call that could use it
+            self.game_store.close()
 
 
 def _credentials(config: ServerConfig):
@@ -165,7 +169,31 @@ def _credentials(config: ServerConfig):
 
 
 def start_server(config: ServerConfig | None = None) -> RunningServer:
-    """Build and start a server from `config` (port 0 in the address picks a free one)."""
+    """Build and start a server from `config` (port 0 in the address picks a free one).
+
+    With `no_rewind` and no `game_store_instance`, the store of `game_store` is opened here
+    (GameStoreUnavailable if it cannot be reached: nothing listens then) and closed when
+    the server stops."""
+    config = config or ServerConfig()
+    opened = None
+    if config.no_rewind and config.game_store_instance is None:
+        url = config.game_store or default_game_store_url()
+        opened = open_game_store(url, ttl_s=config.seal_ttl_s)
+        config = replace(config, game_store_instance=opened)
+    if config.no_rewind:
+        store = config.game_store_instance
+        log.info("--no-rewind: a sealed game's older blobs are refused (%r)", store)
+    try:
+        running = _start(config)
+    except BaseException:
+        if opened is not None:
+            opened.close()
+        raise
+    running.game_store = opened
+    return running
+
+
+def _start(config: ServerConfig) -> RunningServer:
     servicer = CouncilServicer(config)
     config = servicer.config
     interceptors: list[grpc.ServerInterceptor] = (

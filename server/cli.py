@@ -175,6 +175,7 @@ def serve(args: argparse.Namespace) -> int:
     from council.server import logs
     from council.server.app import serve as run
     from council.server.config import ServerConfig, parse_tokens
+    from council.server.game_store import GameStoreUnavailable
 
     logs.configure(args.log_format)  # text: "%(asctime)s %(name)s %(message)s", as before
     tokens: tuple[str, ...] = ()
@@ -222,7 +223,11 @@ def serve(args: argparse.Namespace) -> int:
             flush=True,
         )
 
-    return run(config, ready=ready)
+    try:
+        return run(config, ready=ready)
+    except GameStoreUnavailable as error:  # raised at the start only: once running, a call
+        print(f"council-ai serve: --no-rewind: {error}", file=sys.stderr)  # gets UNAVAILABLE
+        return 2
 
 
 def _seal_keys(args: argparse.Namespace):
@@ -567,6 +572,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--seal-key-file",
         help="sealed games' keys, 'KEY_ID BASE64KEY' per line, the first sealing (or set "
         "COUNCIL_SEAL_KEYS; default: a key kept in ~/.local/state/council-ai/seal-keys)",
+    )
+    p.add_argument(
+        "--no-rewind",
+        action="store_true",
+        help="strict mode: keep each sealed game's latest move in a store and refuse an older "
+        "blob of the game (FAILED_PRECONDITION), so that no one can play from a position the "
+        "game has left (docs/service.md, 'Strict mode: --no-rewind')",
+    )
+    p.add_argument(
+        "--game-store",
+        metavar="URL",
+        help="--no-rewind's store: sqlite:///PATH (one machine) or redis://HOST:PORT/DB, "
+        "rediss://..., unix:///PATH.sock (Redis, shared by replicas); default: the file "
+        "games.sqlite3 beside the default seal keys (~/.local/state/council-ai)",
     )
     p.add_argument("--tls-cert", help="PEM certificate chain (TLS on)")
     p.add_argument("--tls-key", help="PEM private key")

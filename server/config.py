@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from council.mcts.search import SearchConfig
 from council.server import presets
+from council.server.game_store import GameStore, check_game_store_url
 from council.server.sealing import DEFAULT_TTL_S, SealKeys
 
 __all__ = ["DEFAULT_HTTP_ADDRESS", "ServerConfig", "accepted_token", "parse_tokens"]
@@ -87,6 +88,14 @@ class ServerConfig:
     # that games outlive a restart). A blob sealed longer than seal_ttl_s ago is refused.
     seal_keys: SealKeys | None = None
     seal_ttl_s: float = DEFAULT_TTL_S
+    # Strict mode (`serve --no-rewind`, council.server.game_store): each sealed game's latest
+    # move sequence number is kept in a store, and an older blob of the game is refused.
+    # game_store: the store's URL (None: an SQLite file beside the default seal-key file);
+    # game_store_instance: the store opened, which the servicer uses (start_server opens
+    # game_store when it is None, and closes it on stop).
+    no_rewind: bool = False
+    game_store: str | None = None
+    game_store_instance: GameStore | None = field(default=None, compare=False, repr=False)
     search_config: SearchConfig = field(default_factory=SearchConfig)
 
     def resolved(self) -> ServerConfig:
@@ -101,6 +110,10 @@ class ServerConfig:
             raise ValueError("max_searches_per_caller must be >= 0, max_queue_wait_s positive")
         if not self.seal_ttl_s > 0:
             raise ValueError("seal_ttl_s must be positive")
+        if self.game_store is not None:
+            if not self.no_rewind:
+                raise ValueError("game_store: used with no_rewind (--no-rewind) only")
+            check_game_store_url(self.game_store)
         if self.max_record_moves < 1 or not self.max_review_time_s > 0:
             raise ValueError("max_record_moves and max_review_time_s must be positive")
         timeouts = (self.http_header_timeout_s, self.http_body_timeout_s, self.http_keep_alive_s)

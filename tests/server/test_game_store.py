@@ -1,6 +1,7 @@
 """The game store of ``serve --no-rewind`` (council.server.game_store): the same contract over
 SQLite and a private Redis server (tests/server/conftest.py), then what is each store's own:
-several processes on one SQLite file, a Redis down, paused or restarted; the URLs."""
+several processes on one SQLite file, a Redis down, paused or restarted; the URLs; the
+config, `start_server` and `council-ai serve` flags."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ import time
 import pytest
 import redis
 
+from council.server.app import start_server
+from council.server.cli import main
+from council.server.config import ServerConfig
 from council.server.game_store import (
     GameStoreUnavailable,
     RedisGameStore,
@@ -329,3 +333,53 @@ def test_a_url_s_password_is_never_shown():
     with pytest.raises(ValueError) as refused:
         check_game_store_url("redis://:s3cret@cache:port/0")
     assert "s3cret" not in str(refused.value) and "redis://:***@cache:port/0" in str(refused.value)
+
+
+# -- the server's settings and start --------------------------------------------------------
+
+
+def test_the_config_checks_the_store_url_without_opening_it():
+    config = ServerConfig(no_rewind=True, game_store="redis://unreachable.invalid:6379/0")
+    assert config.resolved().game_store == "redis://unreachable.invalid:6379/0"
+    with pytest.raises(ValueError, match="no_rewind"):
+        ServerConfig(game_store="sqlite:games.sqlite3").resolved()
+    with pytest.raises(ValueError, match="game store 'mysql://db'"):
+        ServerConfig(no_rewind=True, game_store="mysql://db").resolved()
+
+
+def test_start_server_opens_the_store_and_closes_it_on_stop(tmp_path):
+    url = f"sqlite://{tmp_path}/games.sqlite3"
+    running = start_server(ServerConfig(address="127.0.0.1:0", no_rewind=True, game_store=url))
+    store = running.servicer.config.game_store_instance
+    assert isinstance(store, SqliteGameStore) and store.path == tmp_path / "games.sqlite3"
+    store.advance(b"game", 0, 1)
+    running.stop(grace=None)
+    with pytest.raises(GameStoreUnavailable, match="closed"):
+        store.check(b"game", 0)
+    plain = start_server(ServerConfig(address="127.0.0.1:0"))
+    assert plain.servicer.config.game_store_instance is None  # no store without no_rewind
+    plain.stop(grace=None)
+
+
+def test_serve_refuses_to_start_without_its_store(own_redis_server, monkeypatch, capsys):
+    url = own_redis_server.url
+    own_redis_server.stop()
+    monkeypatch.delenv("COUNCIL_SEAL_KEYS", raising=False)
+    assert main(["serve", "--address", "127.0.0.1:0", "--http-address", "",
+                 "--no-rewind", "--game-store", url]) == 2  # fmt: skip
+    error = capsys.readouterr().err
+    assert f"council-ai serve: --no-rewind: the game store {url}: " in error
+    assert main(["serve", "--game-store", url]) == 2  # a store without --no-rewind
+    assert "no_rewind" in capsys.readouterr().err
+
+
+def test_serve_passes_its_store_flags(monkeypatch, tmp_path):
+    from council.server import app
+
+    started = []
+    monkeypatch.setattr(app, "serve", lambda config, ready=None: started.append(config) or 0)
+    url = f"sqlite://{tmp_path}/games.sqlite3"
+    assert main(["serve", "--no-rewind", "--game-store", url]) == 0
+    assert (started[-1].no_rewind, started[-1].game_store) == (True, url)
+    assert main(["serve", "--no-rewind"]) == 0
+    assert (started[-1].no_rewind, started[-1].game_store) == (True, None)  # the default file
