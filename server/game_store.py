@@ -59,8 +59,9 @@ __all__ = [
 
 # How long a call waits for the store: Redis's socket timeouts (connecting, each reply), and
 # SQLite's busy timeout (another process holding the file's write lock). A store call takes
-# well under a millisecond; a second means the store is down or stuck, and the call fails
-# (GameStoreUnavailable) rather than hold one of the server's threads.
+# well under a millisecond at the median (bench/game_store.py, docs/results.md); a second
+# means the store is down or stuck, and the call fails (GameStoreUnavailable) rather than
+# hold one of the server's threads.
 DEFAULT_TIMEOUT_S = 1.0
 MAX_GAME_ID_BYTES = 64
 REDIS_KEY_PREFIX = "council-ai:game:"
