@@ -16,9 +16,9 @@ sequence number of the last blob it issued; a blob of a smaller number is stale
 as a blob does, `ttl_s` after the game's last move: a blob older than that is refused as
 expired anyway.
 
->>> import tempfile, os
->>> folder = tempfile.mkdtemp()
->>> store = open_game_store("sqlite:///" + os.path.join(folder, "games.sqlite3"), ttl_s=60)
+>>> import tempfile
+>>> folder = tempfile.TemporaryDirectory()
+>>> store = open_game_store(f"sqlite://{folder.name}/games.sqlite3", ttl_s=60)
 >>> store.check(b"game-1", 0)  # a game never seen passes
 >>> store.advance(b"game-1", 0, 1)  # the move from blob 0 issues blob 1
 >>> try:
@@ -26,7 +26,7 @@ expired anyway.
 ... except StaleBlob as error:
 ...     print(error.seq, error.latest)
 0 1
->>> store.close()
+>>> store.close(); folder.cleanup()
 """
 
 from __future__ import annotations

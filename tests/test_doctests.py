@@ -59,6 +59,7 @@ DOCUMENTED = {
     "council.server.client",
     "council.server.config",
     "council.server.connect",
+    "council.server.game_store",
     "council.server.presets",
     "council.ladder._extra",
     "council.ladder.entrants",
