@@ -127,8 +127,9 @@ def _position_determinize(_Position self, seed):
 
 @cython.embedsignature(False)
 def _position_reseed(_Position self, seed):
-    """Replace the chance state of a full state from `seed` (future draws change, nothing
-    else): the service's ApplyAction with a seed."""
+    """Replace the chance state of a full state from `seed`: every draw not yet made (the
+    rng, and the order of any deck no seat has seen) is decided anew by the seed, nothing
+    else changes. The service's ApplyAction with a seed, and a sealed game before each move."""
     self._require_full("reseed")
     _reseed(&self.s, seed_word(seed))
 

@@ -530,7 +530,19 @@ cdef inline void _determinize(TCState* s, uint64_t seed) noexcept nogil:
 
 
 cdef inline void _reseed(TCState* s, uint64_t seed) noexcept nogil:
+    # The deck's order is chance not yet resolved, as the rng is: put in card order, then
+    # shuffled anew, so the draws to come depend on the seed and the unseen cards alone.
+    cdef int i, j
+    cdef int8_t card
+    for i in range(1, s.deck_n):  # insertion sort: at most 44 cards, rarely called
+        card = s.deck[i]
+        j = i - 1
+        while j >= 0 and s.deck[j] > card:
+            s.deck[j + 1] = s.deck[j]
+            j -= 1
+        s.deck[j + 1] = card
     s.rng = game_rng(seed, <uint64_t>0x7463726573656564)  # "tcreseed"
+    shuffle(s.deck, s.deck_n, &s.rng)
 
 
 cdef inline int _score(TCState* s, int p) noexcept nogil:

@@ -30,7 +30,14 @@ from council.engine import Position
 from council.engine.serialize import StateValidationError, state_from_proto, state_to_proto
 from council.v1 import record_pb2 as rpb
 
-__all__ = ["RecordedPlayer", "record_from_json", "record_of", "record_to_json", "replay"]
+__all__ = [
+    "RecordedPlayer",
+    "play_move",
+    "record_from_json",
+    "record_of",
+    "record_to_json",
+    "replay",
+]
 
 
 @dataclass(frozen=True)
@@ -47,25 +54,43 @@ def record_of(
     players: Sequence[RecordedPlayer] = (),
     *,
     adjudicated: bool = False,
+    chance: Sequence[int] = (),
 ) -> rpb.GameRecord:
     """The record of the game played from the full state ``start`` by ``actions`` (start is
     not changed). ``players`` per seat, in seat order; with ``adjudicated`` the game stopped
-    at a length cap and is scored as it stood (``State.adjudicated()``)."""
+    at a length cap and is scored as it stood (``State.adjudicated()``). ``chance``, per
+    action (or fewer), the seed its chance state was replaced from just before it (a sealed
+    game's draws, made when they happen: ``Position.reseed``; 0 for none)."""
     start_msg = state_to_proto(start)
     record = rpb.GameRecord(start=start_msg, adjudicated=adjudicated)
     record.config.CopyFrom(start_msg.config)
     for seat, player in enumerate(players):
         record.players.add(seat=seat, name=player.name, agent=player.agent)
     state = start.clone()
-    for action in actions:
+    for i, action in enumerate(actions):
+        seed = chance[i] if i < len(chance) else 0
+        if seed:
+            state.reseed(seed)
         record.moves.add(
-            seat=state.current_player, action_id=action, text=state.action_to_text(action)
+            seat=state.current_player,
+            action_id=action,
+            text=state.action_to_text(action),
+            chance_seed=seed,
         )
         state.apply(action)
     final = state.adjudicated() if adjudicated else state
     record.scores.extend(final.scores())
     record.winners.extend(final.winners())
     return record
+
+
+def play_move(state: Position, move: rpb.RecordedMove) -> None:
+    """Play a record's move on the full state before it, with the draws it made: its
+    ``chance_seed``, when set, decides them (``Position.reseed``), as it did in the game.
+    Every walk through a record's positions goes through here."""
+    if move.chance_seed:
+        state.reseed(move.chance_seed)
+    state.apply(move.action_id)
 
 
 def replay(record: rpb.GameRecord) -> Position:
@@ -98,7 +123,7 @@ def replay(record: rpb.GameRecord) -> Position:
             found.append(
                 (f"{path}.text", f"{move.text!r} does not name action {move.action_id} ({text!r})")
             )
-        state.apply(move.action_id)
+        play_move(state, move)
     else:
         if record.adjudicated:
             state = state.adjudicated()

@@ -104,7 +104,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from council.engine.games import Game, game_of
-from council.engine.record import replay
+from council.engine.record import play_move, replay
 from council.engine.serialize import state_from_proto
 from council.mcts.search import (
     Search,
@@ -328,7 +328,7 @@ def _reviews(
             if budget.cancelled():
                 return
             yield review
-        state.apply(move.action_id)
+        play_move(state, move)
 
 
 def _searcher(

@@ -30,7 +30,7 @@ import grpc
 
 from council.engine import Position
 from council.engine.games import default_game, game_of
-from council.engine.record import replay
+from council.engine.record import play_move, replay
 from council.engine.serialize import StateValidationError, state_from_proto
 from council.mcts.review import MoveReview, SeatSummary, review_game, summarize
 from council.mcts.search import SearchConfig, SearchLimits, default_config
@@ -271,7 +271,7 @@ class _Board:
 
     def before(self, index: int) -> Position:
         while self.index < index:
-            self.state.apply(self.moves[self.index].action_id)
+            play_move(self.state, self.moves[self.index])
             self.index += 1
         return self.state
 

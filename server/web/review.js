@@ -268,14 +268,19 @@ const Review = (() => {
 
   // -- positions, replayed from the start and kept -----------------------------------------
 
-  // The full state before move `index`: ApplyAction on the full state (its own rng, so the
-  // chance replays as recorded), from the last position kept.
+  // The full state before move `index`: ApplyAction on the full state (its own rng, or the
+  // move's recorded chance seed, so the chance replays as recorded), from the last position
+  // kept.
   function positionAt(index) {
     const record = view.record;
     const done = view.filling.then(async () => {
       while (view.record === record && view.positions.length <= index) {
         const at = view.positions.length - 1;
-        const { state } = await call("ApplyAction", { state: view.positions[at], actionId: actionIdOf(moves()[at]) });
+        const move = moves()[at];
+        const request = { state: view.positions[at], actionId: actionIdOf(move) };
+        const chance = move.chanceSeed ?? move.chance_seed;
+        if (chance && chance !== "0") request.seed = chance;
+        const { state } = await call("ApplyAction", request);
         if (view.record === record) view.positions.push(state);
       }
       return view.positions[index];
