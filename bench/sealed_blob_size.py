@@ -4,7 +4,8 @@ and without the history that GetGameRecord reads (the start, every action, the p
 Plays seeded games of each registered game with random legal moves (a random game runs
 longer than a bot's: a larger blob than a real game's) and prints one JSON object: per game
 the actions played and the final blob's bytes without a history (as before) and with it, the
-bytes of its `actions` (packed varints) and `start` fields, and the base64 characters a
+bytes of its `actions` (packed varints), `chance` (a fixed 8-byte seed per action) and
+`start` fields, and the base64 characters a
 Connect JSON request carries. The request limit is 1 MiB
 (council.server.connect.MAX_REQUEST_BYTES, the gRPC server's too).
 
@@ -33,7 +34,8 @@ def measure(game, seed: int) -> dict:
         actions.append(chooser.choice(state.legal_actions()))
         state.apply(actions[-1])
     keys, secret = sealing.SealKeys.generate("k1"), sealing.new_game_secret()
-    history = spb.SealedContent(start=state_to_proto(start), actions=actions)
+    chance = [random.Random(seed).getrandbits(64) or 1 for _ in actions]  # as sealed_games
+    history = spb.SealedContent(start=state_to_proto(start), actions=actions, chance=chance)
     for seat in range(start.n_players):
         history.players.add(seat=seat, name="bot (strong)", agent="ismcts:iterations=5000")
     before = len(keys.seal(state_to_proto(state), secret))
@@ -41,6 +43,7 @@ def measure(game, seed: int) -> dict:
     return {
         "actions": len(actions),
         "actions_field_bytes": len(spb.SealedContent(actions=actions).SerializeToString()),
+        "chance_field_bytes": len(spb.SealedContent(chance=chance).SerializeToString()),
         "start_field_bytes": len(spb.SealedContent(start=history.start).SerializeToString()),
         "bytes_before": before,
         "bytes_after": len(after),

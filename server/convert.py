@@ -155,7 +155,7 @@ RULE_VARIANTS: tuple[str, ...] = tuple(
 
 
 def engine_info_proto(
-    *, max_iterations: int, max_search_time_s: float, search_slots: int
+    *, max_iterations: int, max_search_time_s: float, search_slots: int, no_rewind: bool = False
 ) -> spb.GetEngineInfoResponse:
     """The GetEngineInfo answer: the engine's facts and the server's search limits. Its
     top-level game facts are the default game's, from before ``games`` listed every game."""
@@ -172,6 +172,7 @@ def engine_info_proto(
         num_actions=game.num_actions,
         max_iterations=max_iterations,
         search_slots=search_slots,
+        no_rewind=no_rewind,
     )
     for name, value in dataclasses.asdict(game.config_class()).items():
         setattr(response.default_config, name, value)

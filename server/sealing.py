@@ -202,14 +202,13 @@ class SealKeys:
         history: spb.SealedContent | None = None,
     ) -> bytes:
         """The blob of `state` in the game of `game_secret`, sealed with the current key;
-        with `history`, whose `start`, `actions` and `players` it keeps (the game's record)."""
-        content = spb.SealedContent(
-            game_secret=game_secret, issued_at=int(time.time() if now is None else now)
-        )
-        if history is not None and history.HasField("start"):  # (an old blob has none)
-            content.start.CopyFrom(history.start)
-            content.actions.extend(history.actions)
-            content.players.extend(history.players)
+        with `history`, whose every field but the state, the secret and the time it keeps
+        (the game's record, the blob's number: ``council.server.sealed_games``)."""
+        content = spb.SealedContent()
+        if history is not None:
+            content.CopyFrom(history)
+        content.game_secret = game_secret
+        content.issued_at = int(time.time() if now is None else now)
         content.state.CopyFrom(state)
         header = self._headers[self.current]
         nonce = os.urandom(NONCE_BYTES)

@@ -44,10 +44,11 @@ from council.mcts.search import (
     default_config,
     search,
 )
-from council.server import analyze_game, convert, presets, sealing
+from council.server import analyze_game, convert, presets, sealed_games, sealing
 from council.server.admission import Admission, caller_of
 from council.server.config import ServerConfig
 from council.server.errors import RpcError, failed_precondition, invalid, rpc
+from council.server.game_store import GameStore, GameStoreUnavailable, StaleBlob
 from council.server.metrics import Metrics, preset_label
 from council.v1 import game_pb2 as pb
 from council.v1 import record_pb2 as rpb
@@ -138,6 +139,11 @@ class _Unsealed:
 class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     def __init__(self, config: ServerConfig | None = None):
         self.config = (config or ServerConfig()).resolved()
+        # Each sealed game's latest blob number, when the server refuses rewinds
+        # (--no-rewind); None: any blob of a game within its TTL is played on.
+        self.game_store: GameStore | None = (
+            self.config.game_store_instance if self.config.no_rewind else None
+        )
         # No key given: one of this process only (its games end with it).
         self.seal_keys = self.config.seal_keys or sealing.SealKeys.generate(
             "process-" + secrets.token_hex(4)
@@ -274,6 +280,9 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         except StateValidationError:  # sealed by this server: it must read
             log.exception("a sealed state of this server does not read")
             raise RpcError(grpc.StatusCode.INTERNAL, "sealed.blob: unreadable state") from None
+        if self.game_store is not None:
+            with _store_errors():
+                self.game_store.check(sealed_games.game_id(content.game_secret), content.sequence)
         return state, _Unsealed(ticket, content.game_secret, content)
 
     def _sealed_state(
@@ -281,15 +290,26 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         state: Position,
         unsealed: _Unsealed,
         action: int,
+        chance_seed: int,
         player: rpb.RecordedPlayer | None = None,
     ) -> bytes:
-        """The blob of `state`, reached by `action`, in the game of `unsealed`: its history
-        gains the action (and `player`, the bot that chose it, replaces its seat's)."""
-        history = spb.SealedContent()
-        history.CopyFrom(unsealed.content)
-        history.actions.append(action)
-        if player is not None and player.seat < len(history.players):
-            history.players[player.seat].CopyFrom(player)
+        """The blob of `state`, reached by `action` with the draws of `chance_seed`, in the
+        game of `unsealed`: its history gains the move (and `player`, the bot that chose it,
+        replaces its seat's)."""
+        history = sealed_games.next_history(unsealed.content, action, chance_seed, player)
+        return self._seal_next(state, unsealed, history)
+
+    def _seal_next(self, state: Position, unsealed: _Unsealed, history: spb.SealedContent) -> bytes:
+        """The blob of `state` with `history`, the game's next: a server that refuses
+        rewinds first records its number as the game's latest, which fails if another call
+        already went on from the same blob (two moves from one blob: one is refused)."""
+        if self.game_store is not None:
+            with _store_errors():
+                self.game_store.advance(
+                    sealed_games.game_id(unsealed.game_secret),
+                    unsealed.content.sequence,
+                    history.sequence,
+                )
         return self.seal_keys.seal(state_to_proto(state), unsealed.game_secret, history=history)
 
     def _seat(self, request, state: Position, default: int | None = None) -> int:
@@ -329,8 +349,13 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         state, seat, unsealed = self._mover_state(request, roles)
         game = game_of(state).name
         cfg = self.config
+        limits, seed = request.limits, request.seed
+        bot_game = None  # a bot ticket's call plays the move (RecommendAction)
+        if unsealed is not None and unsealed.ticket.role == spb.SEAT_ROLE_BOT:
+            bot_game = (state, unsealed)
+            limits, seed = _bot_search(request, unsealed)
         iterations, time_s = presets.search_budget(
-            request.limits,
+            limits,
             cfg.default_preset,
             max_iterations=cfg.max_iterations,
             max_time_s=cfg.max_search_time_s,
@@ -345,15 +370,13 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         config = (
             self.config.search_config if game_of(view) is default_game() else default_config(view)
         )
-        settings = presets.search_settings(request.limits, cfg.default_preset, game)
+        settings = presets.search_settings(limits, cfg.default_preset, game)
         if settings:
             config = replace(config, **settings)
-        bot_game = None  # a bot ticket's call plays the move (RecommendAction)
-        if unsealed is not None and unsealed.ticket.role == spb.SEAT_ROLE_BOT:
-            bot_game = (state, unsealed)
-        seed, max_candidates = request.seed, request.max_candidates
-        preset = preset_label(request.limits, cfg.default_preset)
-        return _Plan(view, seat, iterations, time_s, seed, max_candidates, config, bot_game, preset)
+        preset = preset_label(limits, cfg.default_preset)
+        return _Plan(
+            view, seat, iterations, time_s, seed, request.max_candidates, config, bot_game, preset
+        )
 
     def _action(self, request, state: Position) -> tuple[int, str]:
         """The action id of an ApplyAction request in `state` and the field that gave it."""
@@ -456,11 +479,23 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             if not 0 <= seat < state.n_players:
                 problem = f"must be in 0..{state.n_players - 1}, got {seat}"
                 raise invalid([(f"bot_seats[{i}]", problem)])
+        problems = [
+            (f"bot_presets[{seat}]", problem)
+            for seat, preset in sorted(request.bot_presets.items())
+            for problem in (
+                "not a seat of `bot_seats`" if seat not in bots else None,
+                f"unknown preset {preset}" if preset not in presets.BY_VALUE else None,
+            )
+            if problem
+        ]
+        if problems:
+            raise invalid(problems)
         secret = sealing.new_game_secret()
         start = state_to_proto(state)
         history = spb.SealedContent(start=start)  # the record's start; each move adds its id
         for seat in range(state.n_players):  # a bot's agent is its searches' (_bot_player)
             history.players.add(seat=seat, name=BOT_NAME if seat in bots else PERSON_NAME)
+            history.bot_presets.append(request.bot_presets.get(seat, 0))
         response = spb.NewGameResponse(
             sealed_state=self.seal_keys.seal(start, secret, history=history)
         )
@@ -511,8 +546,12 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         # An action's message may name cards of the position it is taken in: built before.
         applied = game_of(state).action_to_proto(state, action)
         before = state.clone()  # for the effects: what the action changed
-        try:
-            state.apply(action)  # checks legality itself, and leaves the state as it was if not
+        chance = 0
+        try:  # (apply checks legality itself, and leaves the rules' state as it was if not)
+            if unsealed is None:
+                state.apply(action)
+            else:  # the draws decided now, from fresh randomness (sealed_games)
+                chance = sealed_games.play(state, action)
         except IllegalActionError:
             raise invalid(
                 [
@@ -525,7 +564,9 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             ) from None
         over = state.is_terminal()
         if unsealed is not None:
-            response = self._sealed_apply_response(request, state, action, applied, unsealed)
+            response = self._sealed_apply_response(
+                state, action, chance, applied, unsealed, request.include_views
+            )
             seat = unsealed.ticket.seat  # the effects as the ticket's seat may know them
             response.effects.CopyFrom(action_effects(before, state, action, seat))
             return response
@@ -547,18 +588,24 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         return response
 
     def _sealed_apply_response(
-        self, request, state: Position, action: int, applied: pb.Action, unsealed: _Unsealed
+        self,
+        state: Position,
+        action: int,
+        chance: int,
+        applied: pb.Action,
+        unsealed: _Unsealed,
+        include_views: bool,
     ) -> spb.ApplyActionResponse:
         """A sealed ApplyAction's answer (a player ticket's): the next state sealed, what is
         public (the action, scores, the end) and that seat's view."""
         seat = unsealed.ticket.seat
         response = spb.ApplyActionResponse(
-            sealed_state=self._sealed_state(state, unsealed, action),
+            sealed_state=self._sealed_state(state, unsealed, action, chance),
             **_public_outcome(state, seat),
         )
         response.applied.CopyFrom(applied)
         response.state.CopyFrom(state_to_proto(state.view(seat)))
-        if request.include_views:
+        if include_views:
             response.views.add(seat=seat).state.CopyFrom(response.state)
         return response
 
@@ -575,7 +622,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         proto = plan.result_proto(result, time_s, reason)
         if plan.bot_game is None:
             return spb.RecommendActionResponse(result=proto)
-        player = _bot_player(plan, request.limits.HasField("max_time"))
+        player = _bot_player(plan, timed=False)  # (a bot's budget is its preset's)
         return self._play_bot_move(plan.bot_game, proto, result.action, player)
 
     def _play_bot_move(
@@ -591,11 +638,11 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         state, unsealed = bot_game
         played, secret = convert.public_action_proto(state, action)  # named before it is taken
         before = state.clone()  # for the effects
-        state.apply(action)  # legal: the search chose it among the seat's legal actions
+        chance = sealed_games.play(state, action)  # legal: the search chose it
         result.action.CopyFrom(played)
         return spb.RecommendActionResponse(
             result=result,
-            sealed_state=self._sealed_state(state, unsealed, action, player),
+            sealed_state=self._sealed_state(state, unsealed, action, chance, player),
             secret=secret,
             effects=public_effects(before, state, action),
             **_public_outcome(state, unsealed.ticket.seat),
@@ -657,7 +704,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 "blobs, so it has no record"
             )
         try:
-            record = record_of(state_from_proto(history.start), history.actions)
+            start = state_from_proto(history.start)
+            record = record_of(start, history.actions, chance=history.chance)
         except (StateValidationError, IllegalActionError):  # sealed by this server: it plays
             log.exception("a sealed game's history does not replay")
             raise RpcError(grpc.StatusCode.INTERNAL, "sealed.blob: unplayable history") from None
@@ -666,6 +714,34 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             raise RpcError(grpc.StatusCode.INTERNAL, "sealed.blob: inconsistent history")
         record.players.extend(history.players)
         return spb.GetGameRecordResponse(record=record)
+
+    @rpc
+    def TakeBack(self, request, context):
+        if not request.HasField("sealed"):
+            raise invalid([("sealed", "required: the game's last blob and a player's ticket")])
+        if self.game_store is not None:
+            raise failed_precondition(
+                "this server refuses takebacks (--no-rewind): a sealed game only goes forward"
+            )
+        _, unsealed = self._unseal(request.sealed, None, PLAYER_ONLY)
+        seat = unsealed.ticket.seat
+        if not unsealed.content.HasField("start"):
+            raise failed_precondition(
+                "sealed.blob: this game was sealed by a server that kept no history in its "
+                "blobs, so it cannot be taken back"
+            )
+        try:
+            state, history = sealed_games.take_back(unsealed.content, request.to_move, seat)
+        except ValueError as e:
+            raise invalid([("to_move", str(e))]) from None
+        except (StateValidationError, IllegalActionError):  # sealed by this server: it plays
+            log.exception("a sealed game's history does not replay")
+            raise RpcError(grpc.StatusCode.INTERNAL, "sealed.blob: unplayable history") from None
+        return spb.TakeBackResponse(
+            sealed_state=self._seal_next(state, unsealed, history),
+            state=state_to_proto(state.view(seat)),
+            takebacks=[p.takebacks for p in history.players],
+        )
 
     @rpc
     def GetView(self, request, context):
@@ -719,7 +795,45 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             max_iterations=cfg.max_iterations,
             max_search_time_s=cfg.max_search_time_s,
             search_slots=cfg.search_slots,
+            no_rewind=self.game_store is not None,
         )
+
+
+def _bot_search(request, unsealed: _Unsealed) -> tuple[pb.SearchLimits, int]:
+    """A bot ticket's search limits and seed: the game's (the seat's preset kept in the blob,
+    a seed from the game's secret and the move number), never the caller's, so that asking
+    again gives the same move and the ticket's holder can re-roll nothing."""
+    refused = [
+        (name, f"a bot ticket's {what} is the game's (its preset, chosen at NewGame): leave it out")
+        for name, what, given in (
+            ("seed", "search seed", request.seed != 0),
+            ("limits", "budget", request.HasField("limits")),
+        )
+        if given
+    ]
+    if refused:
+        raise invalid(refused)
+    content, seat = unsealed.content, unsealed.ticket.seat
+    limits = pb.SearchLimits()  # its preset unspecified: the server's default preset
+    if seat < len(content.bot_presets):
+        limits.preset = content.bot_presets[seat]
+    return limits, sealed_games.bot_search_seed(unsealed.game_secret, len(content.actions))
+
+
+@contextlib.contextmanager
+def _store_errors() -> Iterator[None]:
+    """A game store's refusals as statuses: an older blob FAILED_PRECONDITION, a store out
+    of reach UNAVAILABLE (the call can be retried)."""
+    try:
+        yield
+    except StaleBlob as e:
+        raise failed_precondition(f"sealed.blob: {e}") from None
+    except GameStoreUnavailable as e:
+        log.warning("the game store is out of reach: %s", e)
+        raise RpcError(
+            grpc.StatusCode.UNAVAILABLE,
+            "the store of games' latest moves is out of reach (--no-rewind): retry later",
+        ) from None
 
 
 def _denied(field: str, problem: str) -> RpcError:

@@ -139,6 +139,12 @@ async function* stream(method, request, signal) {
 // (displayName) and seat range; the page's own is only how it draws a game (draw).
 const DEFAULT_GAME = "council-of-four"; // GAME_UNSPECIFIED's, played before the list loads
 const GAMES = {}; // name -> GetEngineInfo's GameInfo, once loaded
+const SERVER = { noRewind: false }; // GetEngineInfo's: this server refuses takebacks
+
+// The StrengthPreset enum value of a preset's name ("casual").
+function presetValue(name) {
+  return "STRENGTH_PRESET_" + name.toUpperCase();
+}
 
 // The Council's facts, from its GameInfo (loadGames; no game of it is set up before): its
 // suits in the core's order, the draft rounds and events of a hand, and each card's rank,
@@ -167,7 +173,9 @@ const game = {
   generation: 0,    // bumped by each new game: a stale bot move or answer is dropped
   busy: false,
   turn: null,       // the human seat to move: {seat, generation, actions, status}
-  history: [],      // before each human move: {blob, state, logLines, secrets}; Undo restores the last
+  moves: 0,         // the moves played so far (the blob's): where a takeback returns to
+  takebacks: [],    // the game's takebacks by seat, as the server counts them (TakeBack)
+  history: [],      // before each human move: {moves, seat, logLines, secrets}; Undo takes back to the last
   secrets: [],      // The Council: log lines of bots' secret moves not yet public (below)
   hint: null,       // the AbortController of the hint being streamed
   startedAt: 0,     // when the game was set up (ms since the epoch), for its statistics
@@ -179,7 +187,7 @@ const game = {
 // What is kept of the game: enough to go on from where it was (the blob is the server's
 // sealed state, which only the server opens; the tickets are this screen's seats'). The
 // log's lines and the bots' secret moves not yet public (by their line's place), and Undo's
-// positions (their blobs and log lengths: a view is fetched again), the last UNDO_KEPT.
+// positions (their move numbers and log lengths), the last UNDO_KEPT.
 const UNDO_KEPT = 50;
 const SAVE_FORMAT = "council-ai-page-game/1";
 
@@ -192,8 +200,9 @@ function keptGame() {
     over: game.over, scores: game.scores, winners: game.winners,
     log: lines.map((line) => line.textContent),
     secrets: secretsOf(game.secrets),
-    history: game.history.slice(-UNDO_KEPT).map(({ blob, logLines, secrets }) =>
-      ({ blob, logLines, secrets: secretsOf(secrets) })),
+    moves: game.moves, takebacks: game.takebacks,
+    history: game.history.slice(-UNDO_KEPT).map(({ moves, seat, logLines, secrets }) =>
+      ({ moves, seat, logLines, secrets: secretsOf(secrets) })),
     startedAt: game.startedAt, hintsUsed: game.hintsUsed, endedAt: game.endedAt || 0,
     savedAt: Date.now(),
   };
@@ -232,6 +241,7 @@ async function resumeGame(kept) {
     name: kept.name, seats: kept.seats, blob: kept.blob, tickets: kept.tickets,
     over: Boolean(kept.over), scores: kept.scores || [], winners: kept.winners || [],
     startedAt: kept.startedAt || Date.now(), hintsUsed: kept.hintsUsed || 0, endedAt: kept.endedAt || 0,
+    moves: Number.isInteger(kept.moves) ? kept.moves : null, takebacks: kept.takebacks || [],
   });
   const items = (kept.log || []).map((text) => {
     const item = document.createElement("li");
@@ -242,7 +252,10 @@ async function resumeGame(kept) {
   const secretsOf = (secrets) => (secrets || []).filter((s) => items[s.line])
     .map(({ line, ...rest }) => ({ ...rest, item: items[line] }));
   game.secrets = secretsOf(kept.secrets);
-  game.history = (kept.history || []).map((h) => ({ blob: h.blob, state: null, logLines: h.logLines, secrets: secretsOf(h.secrets) }));
+  // (A game kept before takebacks were the server's has no move numbers: no Undo for it.)
+  game.history = (kept.history || []).filter((h) => Number.isInteger(h.moves) && game.moves !== null)
+    .map((h) => ({ moves: h.moves, seat: h.seat, logLines: h.logLines, secrets: secretsOf(h.secrets) }));
+  showTakebacks();
   formFromGame();
   setStatus("Resuming the game…");
   await refreshView();
@@ -666,6 +679,7 @@ async function moved(seat, answer, action, secret, generation) {
   if (generation !== game.generation) return;
   const before = game.state;
   game.blob = answer.sealedState;
+  if (game.moves !== null) game.moves += 1;
   game.over = Boolean(answer.gameOver);
   game.scores = answer.scores || [];
   game.winners = answer.winners || [];
@@ -693,10 +707,14 @@ async function step(generation) {
     if (generation !== game.generation) return;
     // The bot's ticket: the server searches from the bot's view, plays the move it chooses
     // and answers the next blob and the move as the other seats see it.
-    const preset = "STRENGTH_PRESET_" + game.seats[seat].preset.toUpperCase();
-    const answer = await call("RecommendAction", {
-      sealed: sealed(seat), limits: { preset }, seed: String(Math.floor(Math.random() * 2 ** 31)),
-    });
+    // Its budget and search seed are the game's (its preset chosen at NewGame): a bot
+    // ticket's request names neither.
+    const request = { sealed: sealed(seat) };
+    if (isPlayerSeat(seat)) {
+      request.limits = { preset: presetValue(game.seats[seat].preset) };
+      request.seed = String(Math.floor(Math.random() * 2 ** 31));
+    }
+    const answer = await call("RecommendAction", request);
     if (isPlayerSeat(seat)) {
       // The watched seat of a game with no human holds a player ticket (the board shows its
       // view), which RecommendAction answers with a hint only: the page plays that move.
@@ -716,7 +734,7 @@ async function step(generation) {
   Board.turn(listed.actions); // each action's target marked on the board
   if (game.name === "the-council") tableTargets(listed.actions);
   $("hint-button").disabled = false;
-  $("undo-button").disabled = game.history.length === 0;
+  $("undo-button").disabled = !canUndo();
 }
 
 // The list of buttons: all the legal actions, or those of what was clicked on the board.
@@ -780,7 +798,7 @@ async function humanMove(seat, actionId, generation) {
   if (game.busy) return;
   game.busy = true;
   const secrets = game.secrets.map((secret) => ({ ...secret }));
-  game.history.push({ blob: game.blob, state: game.state, logLines: $("log").children.length, secrets });
+  game.history.push({ moves: game.moves, seat, logLines: $("log").children.length, secrets });
   Board.holdFocus(); // (the button pressed goes: the focus waits on the board or the list)
   clearActions();
   try {
@@ -792,22 +810,46 @@ async function humanMove(seat, actionId, generation) {
   }
 }
 
-// Undo: back to the position before the human's last move (the bot moves after it go too).
-// The page keeps each of those positions' blob and view, so restoring one is drawing it again.
+// Undo: a takeback (TakeBack) to the position before the human's last move (the bot moves
+// after it go too), which the server counts in the game's record; draws after it are made
+// afresh when the game goes on. A server that refuses rewinds (--no-rewind) refuses it.
+function canUndo() {
+  return game.history.length > 0 && game.moves !== null && !SERVER.noRewind;
+}
+
+function showTakebacks() {
+  const count = (game.takebacks || []).reduce((sum, n) => sum + (n || 0), 0);
+  $("takebacks").hidden = count === 0;
+  $("takebacks").textContent = `Takebacks: ${count}`;
+  $("undo-button").title = SERVER.noRewind ? "This server refuses takebacks" : "";
+}
+
 async function undo() {
-  if (game.busy || game.history.length === 0) return;
+  if (game.busy || !canUndo()) return;
   const generation = ++game.generation; // a bot move under way is dropped
-  const { blob, state, logLines, secrets } = game.history.pop();
-  // The bots' secret moves before it are secret again.
-  for (const secret of secrets) secret.item.textContent = `${seatLabel(secret.seat)}: ${secret.hidden}`;
-  game.secrets = secrets;
+  const { moves, seat, logLines, secrets } = game.history[game.history.length - 1];
   showError(null);
   clearActions();
-  Object.assign(game, { blob, state, over: false, scores: [], winners: [], endedAt: 0 });
-  $("scores").hidden = true;
-  $("log").replaceChildren(...[...$("log").children].slice(0, logLines));
   try {
-    if (!state) await refreshView(); // (a position of a resumed game: its blob only)
+    game.busy = true;
+    let answer;
+    try {
+      answer = await call("TakeBack", { sealed: sealed(seat), toMove: moves });
+    } finally {
+      game.busy = false;
+    }
+    if (generation !== game.generation) return;
+    game.history.pop();
+    // The bots' secret moves before it are secret again.
+    for (const secret of secrets) secret.item.textContent = `${seatLabel(secret.seat)}: ${secret.hidden}`;
+    game.secrets = secrets;
+    Object.assign(game, {
+      blob: answer.sealedState, state: answer.state, moves, takebacks: answer.takebacks || [],
+      over: false, scores: [], winners: [], endedAt: 0,
+    });
+    $("scores").hidden = true;
+    $("log").replaceChildren(...[...$("log").children].slice(0, logLines));
+    showTakebacks();
     keepGame();
     await draw();
     await step(generation);
@@ -1257,7 +1299,7 @@ function spentSection(council) {
 
 function showScores() {
   setStatus("Game over");
-  $("undo-button").disabled = game.history.length === 0;
+  $("undo-button").disabled = !canUndo();
   const list = $("score-list");
   list.replaceChildren();
   const order = game.scores.map((score, seat) => ({ score, seat })).sort((a, b) => b.score - a.score);
@@ -1347,12 +1389,15 @@ async function newGame() {
   $("log").replaceChildren();
   game.history = [];
   game.secrets = [];
+  Object.assign(game, { moves: 0, takebacks: [] });
+  showTakebacks();
   $("scores").hidden = true;
   setStatus("Setting up…");
   try {
     // Sealed: the reply holds the sealed state and the tickets, not the state.
     const botSeats = game.seats.map((s, seat) => seat).filter((seat) => !isPlayerSeat(seat));
-    const request = { config: { players: game.seats.length }, sealed: true, botSeats };
+    const botPresets = Object.fromEntries(botSeats.map((seat) => [seat, presetValue(game.seats[seat].preset)]));
+    const request = { config: { players: game.seats.length }, sealed: true, botSeats, botPresets };
     if (game.name !== DEFAULT_GAME) request.config.game = GAMES[game.name].game;
     if (SEED) request.seed = SEED;
     const answer = await call("NewGame", request);
@@ -1382,7 +1427,8 @@ function showGameName() {
 // The game choice of the "New game" form, from GetEngineInfo's games; a choice of game sets
 // the seat counts to its range (keeping the count chosen when it is in range).
 async function loadGames() {
-  const { games } = await call("GetEngineInfo", {});
+  const { games, noRewind } = await call("GetEngineInfo", {});
+  SERVER.noRewind = Boolean(noRewind);
   const choice = $("game-choice");
   choice.replaceChildren();
   for (const info of games || []) {

@@ -129,6 +129,7 @@ def request_message(rpc: str, request: dict):
 
 ELAPSED = "<elapsed>"
 VERSION = "<version>"
+SEALED = "<sealed>"
 
 
 def normalise(rpc: str, record: Record) -> Record:
@@ -143,6 +144,8 @@ def normalise(rpc: str, record: Record) -> Record:
       ``report_interval`` means there usually are none).
     - ``version`` of GetEngineInfo (the package version, which every release changes)
       becomes ``"<version>"``; the replay checks the real one against the installed package.
+    - ``sealed_state`` of TakeBack (a blob: its nonce and time are new every call) becomes
+      ``"<sealed>"``.
 
     Everything else is compared exactly: ``stats.time_budget`` is the server's
     max_search_time (the call's deadline is far enough not to cut it), and a search with a
@@ -162,6 +165,8 @@ def normalise(rpc: str, record: Record) -> Record:
                 stats["elapsed"] = ELAPSED
     if method == "GetEngineInfo" and "version" in response:
         response["version"] = VERSION
+    if method == "TakeBack" and "sealed_state" in response:
+        response["sealed_state"] = SEALED
     return out
 
 
@@ -421,6 +426,14 @@ def playthrough(channel: grpc.Channel) -> list[Golden]:
         "sealed with the golden server's key at a fixed time, with a fixed game secret and "
         "nonce so that this file stays the same; a real game's are random.)",
         sealed_kuhn_poker_game(),
+    )
+    ask(
+        "TakeBack",
+        "kuhn-poker",
+        "Seat 0 takes the same sealed game back to after its first move (its pass): the "
+        "game as it stood then, as a new blob (its bytes differ every time: shown as "
+        "<sealed>) and seat 0's view, and the takebacks counted by seat.",
+        {**sealed_kuhn_poker_game(), "to_move": 1},
     )
     return goldens
 

@@ -146,7 +146,12 @@ def test_a_bot_tickets_move_has_the_effects_every_seat_may_know(stub):
     # A bot's move is played by the server (RecommendAction): its ticket's holder learns what
     # it did as every seat may, its draws as counts, never their cards.
     game = stub.NewGame(
-        spb.NewGameRequest(config=pb.GameConfig(players=2), sealed=True, bot_seats=[1])
+        spb.NewGameRequest(
+            config=pb.GameConfig(players=2),
+            sealed=True,
+            bot_seats=[1],
+            bot_presets={1: pb.STRENGTH_PRESET_BEGINNER},
+        )
     )
     blob, tickets = game.sealed_state, {t.seat: t.ticket for t in game.tickets}
     lines = []
@@ -158,10 +163,7 @@ def test_a_bot_tickets_move_has_the_effects_every_seat_may_know(stub):
             blob = blob.sealed_state
             continue
         answer = stub.RecommendAction(
-            spb.RecommendActionRequest(
-                sealed=spb.Sealed(blob=blob, ticket=tickets[1]),
-                limits=pb.SearchLimits(iterations=20),
-            )
+            spb.RecommendActionRequest(sealed=spb.Sealed(blob=blob, ticket=tickets[1]))
         )
         assert answer.effects.lines, answer.result.action.text
         lines += [line.text for line in answer.effects.lines]

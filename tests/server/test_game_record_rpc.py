@@ -19,7 +19,7 @@ from server_helpers import violations
 from council.engine.record import replay
 from council.engine.serialize import state_from_proto
 from council.mcts.agents import ISMCTSAgent, parse_agent
-from council.server import sealing
+from council.server import presets, sealing
 from council.server.app import start_server
 from council.server.config import ServerConfig
 from council.v1 import game_pb2 as pb
@@ -52,17 +52,31 @@ def _full(blob: bytes):
     return state_from_proto(KEYS.open(blob, ttl_s=60).state)
 
 
-def _play(stub, game: spb.NewGameResponse, limits: pb.SearchLimits, stop_after=None):
+def _new_game(stub, game=pb.GAME_UNSPECIFIED, players=None, bots=(), preset=None):
+    """A sealed game; its bots play `preset` (beginner, quick, unless said)."""
+    chosen = pb.STRENGTH_PRESET_BEGINNER if preset is None else preset
+    config = pb.GameConfig(game=game, players=players)
+    return stub.NewGame(
+        spb.NewGameRequest(
+            config=config,
+            sealed=True,
+            bot_seats=bots,
+            bot_presets={seat: chosen for seat in bots},
+        )
+    )
+
+
+def _play(stub, game: spb.NewGameResponse, stop_after=None):
     """Play a sealed game: a player seat takes its first legal action, a bot seat plays by
-    RecommendAction with `limits`. Its last blob and last reply, after `stop_after` moves
-    or at the end."""
+    RecommendAction (its preset's budget). Its last blob and last reply, after `stop_after`
+    moves or at the end."""
     tickets = {t.seat: t for t in game.tickets}
     blob, reply, moves = game.sealed_state, game, 0
     while not _full(blob).is_terminal() and moves != stop_after:
         ticket = tickets[_full(blob).current_player]
         sealed = spb.Sealed(blob=blob, ticket=ticket.ticket)
         if ticket.role == BOT:
-            reply = stub.RecommendAction(spb.RecommendActionRequest(sealed=sealed, limits=limits))
+            reply = stub.RecommendAction(spb.RecommendActionRequest(sealed=sealed))
         else:
             listed = stub.ListLegalActions(spb.ListLegalActionsRequest(sealed=sealed))
             request = spb.ApplyActionRequest(sealed=sealed, action_id=listed.actions[0].id)
@@ -89,12 +103,8 @@ def _fails(call, code: grpc.StatusCode) -> grpc.RpcError:
     ids=["kuhn-poker", "the-council"],
 )
 def test_a_finished_sealed_game_has_a_record_that_replays(stub, game, players, bots):
-    request = spb.NewGameRequest(
-        config=pb.GameConfig(game=game, players=players), sealed=True, bot_seats=bots
-    )
-    new = stub.NewGame(request)
-    limits = pb.SearchLimits(iterations=4)
-    blob, last, moves = _play(stub, new, limits)
+    new = _new_game(stub, game, players, bots)
+    blob, last, moves = _play(stub, new)
     assert last.game_over
     record = _record(stub, blob, new.tickets[0])
     final = replay(record)
@@ -102,13 +112,14 @@ def test_a_finished_sealed_game_has_a_record_that_replays(stub, game, players, b
     assert len(record.moves) == moves
     assert record.start == KEYS.open(new.sealed_state, ttl_s=60).state  # NewGame's deal
     assert [(p.seat, p.name) for p in record.players] == [
-        (seat, "bot (custom)" if seat in bots else "player") for seat in range(players)
+        (seat, "bot (beginner)" if seat in bots else "player") for seat in range(players)
     ]
     assert all(record.players[seat].agent == "" for seat in range(players) if seat not in bots)
     game_name = {pb.GAME_KUHN_POKER: "kuhn-poker", pb.GAME_THE_COUNCIL: "the-council"}[game]
+    beginner = presets.BY_NAME["beginner"].budget(game_name).iterations
     for seat in bots:  # a bot's agent is the spec of its searches, which the arena reads
         agent = parse_agent(record.players[seat].agent, game_name)
-        assert isinstance(agent, ISMCTSAgent) and agent.iterations == 4
+        assert isinstance(agent, ISMCTSAgent) and agent.iterations == beginner
     # Every player ticket gets the same record; it is the game's, not the seat's.
     assert _record(stub, blob, new.tickets[0]) == record
     if 1 not in bots:
@@ -118,32 +129,25 @@ def test_a_finished_sealed_game_has_a_record_that_replays(stub, game, players, b
 def test_a_bots_agent_is_the_spec_of_its_search(stub):
     """A bot's agent names its budget and the search settings its preset changes
     (Council of Four's "strong": fpu_reduction), so that parse_agent builds that search."""
-    new = stub.NewGame(
-        spb.NewGameRequest(config=pb.GameConfig(players=2), sealed=True, bot_seats=(0,))
-    )
+    new = _new_game(stub, players=2, bots=(0,), preset=pb.STRENGTH_PRESET_STRONG)
     assert [p.name for p in KEYS.open(new.sealed_state, ttl_s=60).players] == ["bot", "player"]
-    limits = pb.SearchLimits(preset=pb.STRENGTH_PRESET_STRONG, iterations=16)
-    limits.max_time.FromMilliseconds(5000)
-    blob, _, _ = _play(stub, new, limits, stop_after=1)
+    blob, _, _ = _play(stub, new, stop_after=1)
     bot, player = KEYS.open(blob, ttl_s=60).players
+    strong = presets.BY_NAME["strong"].budget("council-of-four").iterations
     assert (bot.seat, bot.name, bot.agent) == (
         0,
         "bot (strong)",
-        "ismcts:iterations=16,time_s=5,fpu_reduction=0.3",
+        f"ismcts:iterations={strong},fpu_reduction=0.3",
     )
     assert (player.seat, player.name, player.agent) == (1, "player", "")
     agent = parse_agent(bot.agent, "council-of-four")
     assert isinstance(agent, ISMCTSAgent) and agent.settings == (("fpu_reduction", 0.3),)
-    assert (agent.iterations, agent.time_s) == (16, 5.0)
+    assert (agent.iterations, agent.time_s) == (strong, None)
 
 
 def test_the_record_is_what_analyze_game_reviews(stub):
-    new = stub.NewGame(
-        spb.NewGameRequest(
-            config=pb.GameConfig(game=pb.GAME_KUHN_POKER), sealed=True, bot_seats=(1,)
-        )
-    )
-    blob, last, _ = _play(stub, new, pb.SearchLimits(iterations=4))
+    new = _new_game(stub, pb.GAME_KUHN_POKER, bots=(1,))
+    blob, last, _ = _play(stub, new)
     assert last.game_over
     request = spb.AnalyzeGameRequest(
         record=_record(stub, blob, new.tickets[0]), seats=[0], limits=pb.SearchLimits(iterations=8)
@@ -154,12 +158,8 @@ def test_the_record_is_what_analyze_game_reviews(stub):
 
 
 def test_the_record_is_refused_before_the_end(stub):
-    new = stub.NewGame(
-        spb.NewGameRequest(
-            config=pb.GameConfig(game=pb.GAME_KUHN_POKER), sealed=True, bot_seats=(1,)
-        )
-    )
-    blob, last, moves = _play(stub, new, pb.SearchLimits(iterations=4), stop_after=1)
+    new = _new_game(stub, pb.GAME_KUHN_POKER, bots=(1,))
+    blob, last, moves = _play(stub, new, stop_after=1)
     assert moves == 1 and not last.game_over
     for sealed_blob in (new.sealed_state, blob):
         error = _fails(
@@ -170,12 +170,8 @@ def test_the_record_is_refused_before_the_end(stub):
 
 
 def test_a_bot_ticket_or_another_games_ticket_gets_no_record(stub):
-    new = stub.NewGame(
-        spb.NewGameRequest(
-            config=pb.GameConfig(game=pb.GAME_KUHN_POKER), sealed=True, bot_seats=(1,)
-        )
-    )
-    blob, last, _ = _play(stub, new, pb.SearchLimits(iterations=4))
+    new = _new_game(stub, pb.GAME_KUHN_POKER, bots=(1,))
+    blob, last, _ = _play(stub, new)
     assert last.game_over
     error = _fails(lambda: _record(stub, blob, new.tickets[1]), grpc.StatusCode.PERMISSION_DENIED)
     assert violations(error) == [("sealed.ticket", "a bot ticket cannot make this call")]
@@ -190,7 +186,7 @@ def test_a_tampered_blob_or_a_missing_one_is_invalid_argument(stub):
     new = stub.NewGame(
         spb.NewGameRequest(config=pb.GameConfig(game=pb.GAME_KUHN_POKER), sealed=True)
     )
-    blob, last, _ = _play(stub, new, pb.SearchLimits(iterations=4))
+    blob, last, _ = _play(stub, new)
     assert last.game_over
     flipped = bytearray(blob)
     flipped[len(blob) // 2] ^= 0x01
@@ -215,7 +211,7 @@ def test_a_blob_sealed_without_a_history_has_no_record(stub):
     assert not KEYS.open(old_blob, ttl_s=60).HasField("start")
     old = spb.NewGameResponse(sealed_state=old_blob)
     old.tickets.extend(new.tickets)
-    blob, last, _ = _play(stub, old, pb.SearchLimits(iterations=4))
+    blob, last, _ = _play(stub, old)
     assert last.game_over and not KEYS.open(blob, ttl_s=60).actions
     error = _fails(lambda: _record(stub, blob, new.tickets[0]), grpc.StatusCode.FAILED_PRECONDITION)
     assert "no record" in error.details()
@@ -243,7 +239,12 @@ def test_the_record_over_connect_json(sealed_server):
     status, game = _http(
         sealed_server,
         "NewGame",
-        {"config": {"game": "GAME_KUHN_POKER"}, "sealed": True, "botSeats": [1]},
+        {
+            "config": {"game": "GAME_KUHN_POKER"},
+            "sealed": True,
+            "botSeats": [1],
+            "botPresets": {"1": "STRENGTH_PRESET_BEGINNER"},
+        },
     )
     assert status == 200
     player, bot = (t["ticket"] for t in game["tickets"])
@@ -257,9 +258,7 @@ def test_the_record_over_connect_json(sealed_server):
         mover = _full(base64.b64decode(blob)).current_player
         sealed = {"blob": blob, "ticket": bot if mover == 1 else player}
         if mover == 1:
-            status, last = _http(
-                sealed_server, "RecommendAction", {"sealed": sealed, "limits": {"iterations": 4}}
-            )
+            status, last = _http(sealed_server, "RecommendAction", {"sealed": sealed})
         else:
             status, listed = _http(sealed_server, "ListLegalActions", {"sealed": sealed})
             action = listed["actions"][0].get("id", 0)  # (0 is left out of JSON)

@@ -66,8 +66,16 @@ def sealed_stub(sealed_server):
 
 
 def _new(stub, players=2, bots=(1,), game=pb.GAME_UNSPECIFIED, **more):
+    """A sealed game whose bots play the beginner preset (quick)."""
     config = pb.GameConfig(players=players, game=game)
-    request = spb.NewGameRequest(config=config, seed=SEED, sealed=True, bot_seats=bots, **more)
+    request = spb.NewGameRequest(
+        config=config,
+        seed=SEED,
+        sealed=True,
+        bot_seats=bots,
+        bot_presets={seat: pb.STRENGTH_PRESET_BEGINNER for seat in bots},
+        **more,
+    )
     return stub.NewGame(request)
 
 
@@ -77,6 +85,25 @@ def _sealed(blob: bytes, ticket: spb.SeatTicket | str) -> spb.Sealed:
 
 def _open(blob: bytes):
     return state_from_proto(KEYS.open(blob, ttl_s=60).state)
+
+
+def _follow(full, blob: bytes) -> int:
+    """Play on the full state `full` the move that made `blob`, with the draws it made (the
+    seed the blob's history keeps for it); that move."""
+    history = KEYS.open(blob, ttl_s=60)
+    action, chance = history.actions[-1], history.chance[-1]
+    if chance:
+        full.reseed(chance)
+    full.apply(action)
+    return action
+
+
+def _without_rng(state) -> pb.GameState:
+    """A full state's message without its rng (a sealed game's rng is drawn anew before
+    every move, so after a move that drew nothing it is no other game's)."""
+    message = state if isinstance(state, pb.GameState) else state_to_proto(state)
+    message.ClearField("rng")
+    return message
 
 
 def _fails(call, code: grpc.StatusCode) -> grpc.RpcError:
@@ -145,20 +172,18 @@ def test_a_sealed_game_plays_as_the_same_game_unsealed_over_grpc(sealed_stub):
             )
             assert answer.applied.id == action and not answer.sampled
             # The player sees its own view of the next state.
-            full.apply(action)
+            assert _follow(full, answer.sealed_state) == action
             assert answer.state == state_to_proto(full.view(0))
             assert [v.seat for v in answer.views] == [0]
         else:
-            answer = sealed_stub.RecommendAction(
-                spb.RecommendActionRequest(sealed=sealed, limits=FAST, seed=3)
-            )
+            answer = sealed_stub.RecommendAction(spb.RecommendActionRequest(sealed=sealed))
             # The bot's answer: its move, played, and nothing else of what it searched.
             chosen = answer.result
             assert chosen.action.text and chosen.seat == 1 and not answer.secret
             assert not chosen.candidates and not chosen.principal_variation
             assert not chosen.HasField("stats")
-            full.apply(chosen.action.id)
-        assert KEYS.open(answer.sealed_state, ttl_s=60).state == state_to_proto(full)
+            assert _follow(full, answer.sealed_state) == chosen.action.id
+        assert _without_rng(KEYS.open(answer.sealed_state, ttl_s=60).state) == _without_rng(full)
         assert list(answer.scores) == full.view(mover).scores() and not answer.game_over
         blob = answer.sealed_state
 
@@ -327,9 +352,10 @@ def _the_council_pick(stub):
 
 
 def _played(before, after: bytes) -> int:
-    """The one action that takes the full state `before` to the blob `after`'s."""
-    state = KEYS.open(after, ttl_s=60).state
-    (action,) = [a for a in before.legal_actions() if state_to_proto(before.child(a)) == state]
+    """The move that takes the full state `before` to the blob `after`'s (its history's last,
+    a legal move of `before`)."""
+    action = KEYS.open(after, ttl_s=60).actions[-1]
+    assert before.is_legal(action)
     return action
 
 
@@ -340,7 +366,7 @@ def test_a_bot_plays_its_secret_pick_through_recommend_action(sealed_stub, seale
     blob, tickets = _the_council_pick(sealed_stub)
     before = _open(blob)
     answer = sealed_stub.RecommendAction(
-        spb.RecommendActionRequest(sealed=_sealed(blob, tickets[1]), limits=FAST, seed=5)
+        spb.RecommendActionRequest(sealed=_sealed(blob, tickets[1]))
     )
     assert answer.secret and not answer.game_over and list(answer.scores) == [0, 0, 0]
     assert answer.result == pb.SearchResult(
@@ -356,7 +382,7 @@ def test_a_bot_plays_its_secret_pick_through_recommend_action(sealed_stub, seale
     status, reply = _http(
         sealed_server,
         "RecommendAction",
-        {"sealed": sealed, "limits": {"iterations": 64}, "seed": "5"},
+        {"sealed": sealed},
     )
     assert status == 200 and reply["secret"] is True and reply["sealedState"]
     assert reply["result"] == {
@@ -381,7 +407,7 @@ def test_a_bots_choice_of_cards_to_reveal_is_secret(sealed_stub):
                 spb.ApplyActionRequest(sealed=sealed, action_id=action)
             ).sealed_state
             continue
-        answer = sealed_stub.RecommendAction(spb.RecommendActionRequest(sealed=sealed, limits=FAST))
+        answer = sealed_stub.RecommendAction(spb.RecommendActionRequest(sealed=sealed))
         action = _played(full, answer.sealed_state)
         blob = answer.sealed_state
         if full.phase == "reveal":
@@ -411,7 +437,7 @@ def test_a_bots_move_that_ends_the_game_says_so():
     try:
         with grpc.insecure_channel(running.address) as channel:
             answer = service_pb2_grpc.CouncilServiceStub(channel).RecommendAction(
-                spb.RecommendActionRequest(sealed=_sealed(blob, ticket), limits=FAST)
+                spb.RecommendActionRequest(sealed=_sealed(blob, ticket))
             )
     finally:
         running.stop(grace=None)
@@ -426,15 +452,13 @@ def test_a_bots_council_of_four_move_comes_back_in_full(sealed_stub):
     game = _new(sealed_stub, bots=(0,))
     before = _open(game.sealed_state)
     answer = sealed_stub.RecommendAction(
-        spb.RecommendActionRequest(
-            sealed=_sealed(game.sealed_state, game.tickets[0]), limits=FAST, seed=2
-        )
+        spb.RecommendActionRequest(sealed=_sealed(game.sealed_state, game.tickets[0]))
     )
     action = _played(before, answer.sealed_state)
     assert not answer.secret and answer.result.seat == 0
     played = game_of(before).action_to_proto(before, action)
     assert answer.result.action == played and answer.result.action.text
-    assert list(answer.scores) == before.child(action).scores() and not answer.game_over
+    assert list(answer.scores) == _open(answer.sealed_state).scores() and not answer.game_over
 
 
 def test_apply_action_with_a_bot_ticket_is_permission_denied(sealed_stub, sealed_server):

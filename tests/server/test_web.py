@@ -339,6 +339,8 @@ def test_the_pages_script_plays_a_whole_game(http_server):
     # Undo, after acquire, pay, end and the bot's moves: back to the same board and log.
     assert seen["botMoved"] and seen["undos"] >= 3 and seen["undoneLines"] > seen["undos"]
     assert seen["undoSameBoard"] and seen["undoSameLog"] and seen["undoAllActions"]
+    # Each undo is a takeback the server counted (TakeBack), shown on the page.
+    assert seen["takebacks"] == f"Takebacks: {seen['undos']}"
     assert seen["status"] == "Game over" and seen["error"] is None
     assert len(seen["scores"]) == 2 and any(s.endswith("winner") for s in seen["scores"])
     undone = seen.get("undoneLines", 0)  # the moves taken back leave the log

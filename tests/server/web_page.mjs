@@ -200,6 +200,7 @@ seen.calls = calls;
 // The page's game is sealed: a blob and tickets, the board seat 0's view, no full state.
 const game = vm.runInContext("game", context); // (a const of the script, not a global)
 seen.sealed = typeof game.blob === "string" && game.tickets.length === 2 && !("rng" in game.state);
-seen.viewers = [...new Set([game.state, ...game.history.map((h) => h.state)].map((s) => s.viewer || 0))];
+seen.viewers = [game.state.viewer || 0];
+seen.takebacks = elements.takebacks.textContent;
 seen.error = elements.error.hidden ? null : elements.error.textContent;
 console.log(JSON.stringify(seen));
