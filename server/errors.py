@@ -32,6 +32,7 @@ __all__ = [
     "RpcError",
     "Undecodable",
     "bounded_violations",
+    "duration_words",
     "failed_precondition",
     "invalid",
     "rpc",
@@ -43,6 +44,26 @@ log = logging.getLogger("council.server")
 
 # The message of an INVALID_ARGUMENT names this many violations; the BadRequest lists more.
 _VIOLATIONS_IN_MESSAGE = 5
+
+
+# (unit, its seconds, the duration from which the next unit is used)
+_UNITS = (("second", 1, 120), ("minute", 60, 7200), ("hour", 3600, 172800))
+
+
+def duration_words(seconds: float) -> str:
+    """A duration in the unit that fits it, for a message: seconds under two minutes,
+    minutes under two hours, hours under two days, else days (to a tenth).
+
+    >>> [duration_words(s) for s in (1, 25.4, 150, 7200, 86400 * 30, 20)]
+    ['1 second', '25 seconds', '2.5 minutes', '2 hours', '30 days', '20 seconds']
+    """
+    unit, size = next(
+        ((unit, size) for unit, size, below in _UNITS if seconds < below), ("day", 86400)
+    )
+    value = seconds / size
+    shown = f"{value:.0f}" if unit == "second" else f"{value:.1f}".removesuffix(".0")
+    return f"{shown} {unit}{'' if shown == '1' else 's'}"
+
 
 # -- the size of an error reply ------------------------------------------------------------
 # The status travels in trailers: grpc-message (the message, percent-encoded) and
