@@ -474,7 +474,8 @@ class _Application(CouncilServiceASGIApplication):
 
     def _refusal(self, scope, content_type: str) -> ConnectError | None:
         """What refuses a call from its headers alone, before its body is read: the bearer
-        token first (so that a 401 says nothing of the rest), then what connect-python
+        token first (so that a 401 says nothing of the rest), then a Content-Length over
+        `MAX_REQUEST_BYTES` (at once, not after the body timeout), then what connect-python
         would answer with a 500 or in the wrong shape."""
         headers = scope.get("headers", ())
         if self._tokens:
@@ -488,6 +489,13 @@ class _Application(CouncilServiceASGIApplication):
                 name = key.decode("latin-1")[:100]
                 return ConnectError(Code.INVALID_ARGUMENT, f"header {name}: not UTF-8 text")
         header = dict(headers)
+        length = header.get(b"content-length")  # a plain decimal (the HTTP port's guard)
+        if length is not None and length.isdigit() and int(length) > MAX_REQUEST_BYTES:
+            return ConnectError(
+                Code.RESOURCE_EXHAUSTED,
+                f"the request is larger than {MAX_REQUEST_BYTES} bytes "
+                f"(Content-Length {length.decode()[:20]})",
+            )
         if _is_grpc_web(content_type):
             timeout, pattern = header.get(b"grpc-timeout"), _GRPC_TIMEOUT
             what = "grpc-timeout: expected at most 8 digits and a unit (H, M, S, m, u, n)"
@@ -601,7 +609,10 @@ class _GrpcWebText:
         if scope["type"] != "http" or not content_type.lower().startswith(_GRPC_WEB_TEXT):
             await self.app(scope, receive, send)
             return
-        headers = [(k, v) for k, v in scope["headers"] if k != b"content-type"]
+        # Its Content-Length is the base64's: the decoded body is shorter.
+        headers = [
+            (k, v) for k, v in scope["headers"] if k not in (b"content-type", b"content-length")
+        ]
         scope = {**scope, "headers": [*headers, (b"content-type", b"application/grpc-web+proto")]}
         left = b""  # the characters of an incomplete 4-character group
         encoding = False
@@ -754,7 +765,7 @@ class HttpServer:
         self._uvicorn_config = uvicorn.Config(
             app,
             # uvicorn's h11 protocol with request timeouts, a connection cap and refusals.
-            http=guarded_protocol(config),
+            http=guarded_protocol(config, servicer.metrics.connection_dropped),
             timeout_keep_alive=config.http_keep_alive_s,  # type: ignore[arg-type]
             loop="asyncio",
             lifespan="off",
