@@ -60,12 +60,13 @@ from connectrpc.code import Code
 from connectrpc.compression.gzip import GzipCompression
 from connectrpc.errors import ConnectError
 from connectrpc.request import Headers, RequestContext
-from google.protobuf import json_format
+from google.protobuf import any_pb2, json_format
 from google.protobuf.message import DecodeError
-from google.rpc import status_pb2
+from google.rpc import error_details_pb2, status_pb2
 from starlette.middleware.cors import CORSMiddleware
 
 from council.server.config import ServerConfig, accepted_token
+from council.server.errors import MAX_DETAILS_BYTES, bounded_violations
 from council.server.http_guard import guarded_protocol, host_check
 from council.server.logs import CallLog, HttpCalls
 from council.server.metrics import metrics_endpoint
@@ -107,6 +108,10 @@ _GRPC_WEB_TEXT = b"application/grpc-web-text"
 _ECHO_LIMIT = 500  # characters of a decoding error's message (it may quote the input)
 _END = object()
 _GRPC_DETAILS_KEY = "grpc-status-details-bin"  # where grpc_status.rpc_status puts the Status
+# A Connect JSON error reply at most (its message, code and details), and the byte budgets of
+# its violations tried in turn to fit it, down to only the one counting those left out.
+MAX_JSON_ERROR_BYTES = 4500
+_DETAIL_BUDGETS = (MAX_DETAILS_BYTES, 1600, 1000, 700, 0)
 
 # The HTTP call being served, set by `_CallTracker` for the handlers below it.
 _CURRENT_CALL: contextvars.ContextVar[_Call] = contextvars.ContextVar("council_http_call")
@@ -191,7 +196,34 @@ class CallContext:
         for key, value in status.trailing_metadata or ():
             if key == _GRPC_DETAILS_KEY and isinstance(value, bytes):
                 rich.ParseFromString(value)
-        raise ConnectError(connect_code(status.code), status.details, rich.details)
+        code = connect_code(status.code)
+        raise ConnectError(code, status.details, _fitting_details(code, status.details, rich))
+
+
+def _fitting_details(code: Code, message: str, rich: status_pb2.Status) -> list:
+    """The details of an error, its BadRequest's violations cut (`bounded_violations`, to
+    fewer than gRPC lists when needed) so that its Connect JSON reply, which carries each
+    detail twice (base64 and its JSON ``debug`` form, non-ASCII escaped), stays within
+    `MAX_JSON_ERROR_BYTES` (docs/service.md promises under 5 KB)."""
+    details = list(rich.details)
+    bad = [i for i, d in enumerate(details) if d.Is(error_details_pb2.BadRequest.DESCRIPTOR)]
+    if not bad:
+        return details
+    request = error_details_pb2.BadRequest()
+    details[bad[0]].Unpack(request)
+    pairs = [(v.field, v.description) for v in request.field_violations]
+    for budget in _DETAIL_BUDGETS:
+        fitted = error_details_pb2.BadRequest(
+            field_violations=[
+                error_details_pb2.BadRequest.FieldViolation(field=f, description=d)
+                for f, d in bounded_violations(pairs, budget)
+            ]
+        )
+        details[bad[0]] = any_pb2.Any()
+        details[bad[0]].Pack(fitted)
+        if len(ConnectWireError(code, message, details).to_json_bytes()) <= MAX_JSON_ERROR_BYTES:
+            break
+    return details
 
 
 class _Bridge:
@@ -290,6 +322,17 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
+# What a JSON text that is not an object is, by its first character.
+_JSON_KINDS = {
+    b"[": "an array",
+    b'"': "a string",
+    b"n": "null",
+    b"t": "true",
+    b"f": "false",
+    **{bytes([c]): "a number" for c in b"-0123456789"},
+}
+
+
 class _StrictCodec:
     """A codec of connect-python's whose decoding errors are INVALID_ARGUMENT (connect-python
     answers UNKNOWN), their message cut to `_ECHO_LIMIT` characters (it may quote input)."""
@@ -304,6 +347,16 @@ class _StrictCodec:
         return self._codec.encode(message)
 
     def decode(self, data, message):
+        name = message.DESCRIPTOR.full_name
+        if self._codec.name() == "json":
+            # protobuf's JSON parser takes `[]` (or `""`) for an empty message.
+            start = bytes(data[:64]).lstrip(b" \t\r\n")[:1]
+            if start != b"{":
+                kind = _JSON_KINDS.get(start, "not JSON") if start else "empty"
+                raise ConnectError(
+                    Code.INVALID_ARGUMENT,
+                    f"not a valid {name}: a JSON request must be an object ({{...}}), got {kind}",
+                )
         try:
             return self._codec.decode(data, message)
         except (json_format.ParseError, DecodeError, UnicodeDecodeError) as error:
@@ -312,7 +365,6 @@ class _StrictCodec:
                 problem = (
                     f"{problem[:_ECHO_LIMIT]}... ({len(problem) - _ECHO_LIMIT} more characters)"
                 )
-            name = message.DESCRIPTOR.full_name
             raise ConnectError(Code.INVALID_ARGUMENT, f"not a valid {name}: {problem}") from None
 
 

@@ -151,9 +151,9 @@ def _common_path(a: str, b: str) -> str:
     return prefix[:cut] if cut > 0 else ""
 
 
-def bounded_violations(violations) -> list[tuple[str, str]]:
+def bounded_violations(violations, budget: int = MAX_DETAILS_BYTES) -> list[tuple[str, str]]:
     """The (field, problem) violations a reply lists: the first ones, shortened, while
-    there are at most `MAX_VIOLATIONS` and they fit in `MAX_DETAILS_BYTES`, then one under
+    there are at most `MAX_VIOLATIONS` and they fit in `budget` bytes, then one under
     the fields the others share saying how many were left out ("and N more violations not
     listed"; such a violation in `violations`, e.g. the engine's, counts as its N).
 
@@ -168,7 +168,7 @@ def bounded_violations(violations) -> list[tuple[str, str]]:
             if not full and len(listed) < MAX_VIOLATIONS:
                 f, p = shorten(field), shorten(problem)
                 cost = len(f.encode("utf-8", "replace")) + len(p.encode("utf-8", "replace")) + 8
-                if size + cost <= MAX_DETAILS_BYTES - _SUMMARY_BYTES:
+                if size + cost <= budget - _SUMMARY_BYTES:
                     listed.append((f, p))
                     size += cost
                     continue
