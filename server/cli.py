@@ -222,7 +222,7 @@ def serve(args: argparse.Namespace) -> int:
             flush=True,
         )
 
-    return run(config, ready=ready)
+    return run(config, ready=ready, exit_process=True)
 
 
 def _seal_keys(args: argparse.Namespace):

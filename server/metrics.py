@@ -393,9 +393,13 @@ class MetricsServer:
             self._socket.close()
             raise OSError(f"the metrics server on {self.address} did not start")
 
+    def shutdown(self) -> None:
+        """Start closing the listener (a scrape in progress is answered); see `stop`."""
+        self._server.should_exit = True
+
     def stop(self, timeout: float = 2.0) -> None:
         """Close the listener (a scrape in progress gets `timeout` seconds)."""
-        self._server.should_exit = True
+        self.shutdown()
         self._thread.join(timeout)
         if self._thread.is_alive():
             self._server.force_exit = True
