@@ -66,7 +66,7 @@ from google.rpc import error_details_pb2, status_pb2
 from starlette.middleware.cors import CORSMiddleware
 
 from council.server.config import ServerConfig, accepted_token
-from council.server.errors import MAX_DETAILS_BYTES, bounded_violations
+from council.server.errors import bounded_violations
 from council.server.http_guard import guarded_protocol, host_check
 from council.server.logs import CallLog, HttpCalls
 from council.server.metrics import metrics_endpoint
@@ -111,7 +111,7 @@ _GRPC_DETAILS_KEY = "grpc-status-details-bin"  # where grpc_status.rpc_status pu
 # A Connect JSON error reply at most (its message, code and details), and the byte budgets of
 # its violations tried in turn to fit it, down to only the one counting those left out.
 MAX_JSON_ERROR_BYTES = 4500
-_DETAIL_BUDGETS = (MAX_DETAILS_BYTES, 1600, 1000, 700, 0)
+_DETAIL_BUDGETS = (1600, 1000, 700, 0)
 
 # The HTTP call being served, set by `_CallTracker` for the handlers below it.
 _CURRENT_CALL: contextvars.ContextVar[_Call] = contextvars.ContextVar("council_http_call")
@@ -197,33 +197,39 @@ class CallContext:
             if key == _GRPC_DETAILS_KEY and isinstance(value, bytes):
                 rich.ParseFromString(value)
         code = connect_code(status.code)
-        raise ConnectError(code, status.details, _fitting_details(code, status.details, rich))
+        raise ConnectError(code, *_fitting(code, status.details, list(rich.details)))
 
 
-def _fitting_details(code: Code, message: str, rich: status_pb2.Status) -> list:
-    """The details of an error, its BadRequest's violations cut (`bounded_violations`, to
-    fewer than gRPC lists when needed) so that its Connect JSON reply, which carries each
-    detail twice (base64 and its JSON ``debug`` form, non-ASCII escaped), stays within
-    `MAX_JSON_ERROR_BYTES` (docs/service.md promises under 5 KB)."""
-    details = list(rich.details)
+def _fitting(code: Code, message: str, details: list) -> tuple[str, list]:
+    """An error's message and details, cut so that its Connect JSON reply stays within
+    `MAX_JSON_ERROR_BYTES` (docs/service.md promises under 5 KB): that reply carries each
+    detail twice (base64 and its JSON ``debug`` form, non-ASCII escaped six bytes a
+    character), so its BadRequest lists fewer violations when needed (`bounded_violations`
+    with a smaller budget, the last one counting those left out), and last, the message
+    is shortened."""
+
+    def size() -> int:
+        return len(ConnectWireError(code, message, details).to_json_bytes())
+
     bad = [i for i, d in enumerate(details) if d.Is(error_details_pb2.BadRequest.DESCRIPTOR)]
-    if not bad:
-        return details
-    request = error_details_pb2.BadRequest()
-    details[bad[0]].Unpack(request)
-    pairs = [(v.field, v.description) for v in request.field_violations]
-    for budget in _DETAIL_BUDGETS:
-        fitted = error_details_pb2.BadRequest(
-            field_violations=[
-                error_details_pb2.BadRequest.FieldViolation(field=f, description=d)
-                for f, d in bounded_violations(pairs, budget)
-            ]
-        )
-        details[bad[0]] = any_pb2.Any()
-        details[bad[0]].Pack(fitted)
-        if len(ConnectWireError(code, message, details).to_json_bytes()) <= MAX_JSON_ERROR_BYTES:
-            break
-    return details
+    if bad and size() > MAX_JSON_ERROR_BYTES:
+        request = error_details_pb2.BadRequest()
+        details[bad[0]].Unpack(request)
+        pairs = [(v.field, v.description) for v in request.field_violations]
+        for budget in _DETAIL_BUDGETS:
+            fitted = error_details_pb2.BadRequest(
+                field_violations=[
+                    error_details_pb2.BadRequest.FieldViolation(field=f, description=d)
+                    for f, d in bounded_violations(pairs, budget)
+                ]
+            )
+            details[bad[0]] = any_pb2.Any()
+            details[bad[0]].Pack(fitted)
+            if size() <= MAX_JSON_ERROR_BYTES:
+                break
+    while size() > MAX_JSON_ERROR_BYTES and len(message) > 40:
+        message = message[: len(message) * 3 // 4] + "…"
+    return message, details
 
 
 class _Bridge:

@@ -413,3 +413,31 @@ def test_a_connect_json_error_with_many_violations_stays_under_5_kb(http_server)
     listed, more = fields[:-1], fields[-1][1]
     assert more == f"and {3_000 - len(listed)} more violations not listed", more
     assert detail["debug"]["fieldViolations"][-1]["description"] == more
+
+
+def test_a_long_non_ascii_message_is_shortened_to_keep_the_json_error_small():
+    """The last resort of the cap: the message itself (each non-ASCII character is six
+    bytes in JSON) once the violations are down to the one counting them."""
+    from connectrpc._protocol import ConnectWireError
+    from connectrpc.code import Code
+    from google.protobuf import any_pb2
+    from google.rpc import error_details_pb2
+
+    from council.server.connect import MAX_JSON_ERROR_BYTES, _fitting
+
+    bad = error_details_pb2.BadRequest(
+        field_violations=[
+            error_details_pb2.BadRequest.FieldViolation(field=f"f{i}", description="ü" * 50)
+            for i in range(40)
+        ]
+    )
+    detail = any_pb2.Any()
+    detail.Pack(bad)
+    long = "ü" * 800  # 4,800 bytes in JSON
+    message, details = _fitting(Code.INVALID_ARGUMENT, long, [detail])
+    size = len(ConnectWireError(Code.INVALID_ARGUMENT, message, details).to_json_bytes())
+    assert size <= MAX_JSON_ERROR_BYTES, size
+    assert message.startswith("üüü") and message.endswith("…") and len(message) < 800
+    fitted = error_details_pb2.BadRequest()
+    details[0].Unpack(fitted)
+    assert fitted.field_violations[-1].description.endswith("more violations not listed")
