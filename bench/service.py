@@ -26,11 +26,16 @@ measures from client threads in this process and prints one JSON object:
   4-player state in mid-game (median µs over many; the target is under 100 µs);
 * ``slowloris``: the HTTP port under 500 and then 1200 connections that never finish a
   request (a third idle, a third half a head, a third 9 bytes of a 1000-byte body), with
-  2 s request timeouts and the default cap of 1000 connections: how many are open 0.2 s
-  in and after the timeouts, what the server answered them (503 past the cap, 408, or a
-  quiet close), and GetEngineInfo on a new connection meanwhile and after (HTTP status or
-  error, milliseconds: past the cap new connections are refused until the timeouts free
-  the held ones);
+  2 s request timeouts and the default cap of 1000 connections (no per-address cap: all
+  come from 127.0.0.1): how many are open 0.2 s in and after the timeouts, what the
+  server answered them (503 past the cap, 408, or a quiet close), and GetEngineInfo on a
+  new connection meanwhile and after (HTTP status or error, milliseconds: past the cap new
+  connections are refused until the timeouts free the held ones);
+* ``one_address``: 1000 connections from 127.0.0.2 that send a request's head and no body
+  (issue #35), against the default caps (100 per address, 1000 in all): how soon a call
+  from 127.0.0.1 gets its 200, what the held ones were answered (503 past the per-address
+  cap at once, 408 at the body timeout) and what /metrics counts: no call for them, each a
+  dropped connection by reason;
 * ``hog``: a caller (one bearer token) holding its cap of hour-long searches, every slot
   by default, and sending another each time one ends, while a polite caller (another
   token) asks for a beginner search: how long that waits for a slot (its latency less its
@@ -358,7 +363,9 @@ def slowloris(counts: tuple[int, ...] = (500, 1200), timeout_s: float = 2.0) -> 
     process = subprocess.Popen(
         [sys.executable, "-m", "council.server.cli", "serve", "--address", "127.0.0.1:0"]
         + ["--http-address", "127.0.0.1:0", "--header-timeout", seconds]
-        + ["--body-timeout", seconds, "--keep-alive-timeout", seconds],
+        + ["--body-timeout", seconds, "--keep-alive-timeout", seconds]
+        # All from 127.0.0.1: the global cap's figure, without the per-address one.
+        + ["--max-http-connections-per-address", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -431,6 +438,99 @@ def slowloris(counts: tuple[int, ...] = (500, 1200), timeout_s: float = 2.0) -> 
         process.terminate()
         process.wait(timeout=30)
     return results
+
+
+def one_address(count: int = 1000, body_timeout_s: float = 5.0) -> dict:
+    """Issue #35's attack: `count` connections from 127.0.0.2, each sending a request's head
+    and no body, to the HTTP port of a ``council-ai serve`` child with the default caps
+    (``--max-http-connections-per-address`` 100, ``--max-http-connections`` 1000) and a
+    `body_timeout_s` body timeout: how long after they are open a GetEngineInfo from
+    127.0.0.1 waits for its 200, what the held connections were answered, and what
+    /metrics counts once the timeouts have passed (calls and dropped connections)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "council.server.cli", "serve", "--address", "127.0.0.1:0"]
+        + ["--http-address", "127.0.0.1:0", "--body-timeout", str(body_timeout_s)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    host, _, port = json.loads(process.stdout.readline())["http"].rpartition(":")
+    head = (
+        f"POST /council.v1.CouncilService/GetEngineInfo HTTP/1.1\r\nHost: {host}\r\n"
+        f"Content-Type: {JSON}\r\nContent-Length: 1000\r\n\r\n"
+    ).encode()
+
+    def call(path: str = "/council.v1.CouncilService/GetEngineInfo") -> tuple[int, bytes]:
+        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        try:
+            if path == "/metrics":
+                connection.request("GET", path)
+            else:
+                connection.request("POST", path, b"{}", {"Content-Type": JSON})
+            answer = connection.getresponse()
+            return answer.status, answer.read()
+        finally:
+            connection.close()
+
+    socks = []
+    try:
+        started = time.perf_counter()
+        for _ in range(count):
+            sock = socket.create_connection(
+                (host, int(port)), timeout=10, source_address=("127.0.0.2", 0)
+            )
+            with contextlib.suppress(OSError):  # refused already: a reset
+                sock.sendall(head)
+            socks.append(sock)
+        opened = time.perf_counter()
+        tries = []
+        while True:
+            try:
+                status = call()[0]
+            except (OSError, http.client.HTTPException) as error:
+                status = type(error).__name__
+            tries.append(status)
+            if status == 200 or time.perf_counter() - opened > 60:
+                break
+            time.sleep(0.1)
+        to_200_ms = round((time.perf_counter() - opened) * 1000, 1)
+        time.sleep(max(opened + body_timeout_s + 1.0 - time.perf_counter(), 0.0))
+        answers: dict[str, int] = {}
+        for sock in socks:
+            sock.settimeout(0.5)
+            try:
+                answer = sock.recv(65536)
+            except OSError:
+                answer = b""
+            status = answer[9:12].decode() if answer else "none (reset or closed)"
+            answers[status] = answers.get(status, 0) + 1
+        _, text = call("/metrics")
+        counted = {"calls": {}, "dropped_connections": {}}
+        for line in text.decode().splitlines():
+            if line.startswith("council_calls_total{"):
+                labels = dict(
+                    pair.split("=", 1) for pair in line.split("{", 1)[1].split("}")[0].split(",")
+                )
+                name = " ".join(labels[k].strip('"') for k in ("rpc", "transport", "code"))
+                counted["calls"][name] = float(line.split()[-1])
+            if line.startswith("council_http_connections_dropped_total{"):
+                reason = line.split('reason="', 1)[1].split('"')[0]
+                counted["dropped_connections"][reason] = float(line.split()[-1])
+        return {
+            "connections": count,
+            "from": "127.0.0.2",
+            "opening_them_ms": round((opened - started) * 1000, 1),
+            "body_timeout_s": body_timeout_s,
+            "first_200_from_127.0.0.1_after_ms": to_200_ms,
+            "tries_before_it": tries[:-1],
+            "answers": answers,
+            "metrics_after": counted,
+        }
+    finally:
+        for sock in socks:
+            sock.close()
+        process.terminate()
+        process.wait(timeout=30)
 
 
 def hog_wait(tries: int) -> dict:
@@ -510,8 +610,9 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--only",
         choices=["hog", "security"],
-        help="measure only this: the hog test, or the four figures of the edge (the hog, "
-        "the decompression bomb, slowloris and sealing's cost)",
+        help="measure only this: the hog test, or the five figures of the edge (the hog, "
+        "the decompression bomb, slowloris, one address's 1000 connections and sealing's "
+        "cost)",
     )
     args = parser.parse_args(argv)
     if args.only is not None:
@@ -519,6 +620,7 @@ def main(argv=None) -> int:
         if args.only == "security":
             results["decompression_bomb"] = decompression_bomb()
             results["slowloris"] = slowloris()
+            results["one_address"] = one_address()
             results["sealing"] = sealing_cost()
         print(json.dumps({"machine": machine(), **results}, indent=2))
         return 0
@@ -595,6 +697,7 @@ def main(argv=None) -> int:
         results["hog"] = hog_wait(5 if args.quick else 10)
         results["decompression_bomb"] = decompression_bomb()
         results["slowloris"] = slowloris()
+        results["one_address"] = one_address()
         results["sealing"] = sealing_cost()
 
         # Soak: mixed calls from 4 clients for soak_s seconds.

@@ -3,8 +3,11 @@
 Starts N replicas on free ports (sharing one seal key file, so that a sealed game moves
 freely between them), renders ``deploy/nginx/council.conf`` with their
 ports into ``build/deploy/nginx.conf`` and runs nginx in front: gRPC on ``--grpc``, Connect,
-gRPC-Web and the page on ``--http``. Ctrl-C (or SIGTERM) stops them all, the replicas
-draining as ``council-ai serve`` does. Flags after ``--`` go to every replica::
+gRPC-Web and the page on ``--http``. A replica that exits (a crash, a kill, its own
+SIGTERM) is started again on its ports (`Supervisor`), a line on stderr saying so, while
+nginx sends its calls to the others: losing one replica is not an outage. Ctrl-C (or
+SIGTERM to this script) stops them all, the replicas draining as ``council-ai serve``
+does. Flags after ``--`` go to every replica::
 
     python deploy/local.py --replicas 3 -- --workers 1 --grace 10
 
@@ -44,23 +47,28 @@ def find_nginx() -> str:
     return found
 
 
-def render_servers(addresses: list[str]) -> str:
+def render_servers(addresses: list[str], fail_timeout_s: int = FAIL_TIMEOUT_S) -> str:
     """The ``server`` lines of an upstream block, one per replica address."""
     return "\n".join(
-        f"        server {a} max_fails=1 fail_timeout={FAIL_TIMEOUT_S}s;" for a in addresses
+        f"        server {a} max_fails=1 fail_timeout={fail_timeout_s}s;" for a in addresses
     )
 
 
 def render(
-    prefix: Path, grpc_listen: str, http_listen: str, grpc: list[str], http: list[str]
+    prefix: Path,
+    grpc_listen: str,
+    http_listen: str,
+    grpc: list[str],
+    http: list[str],
+    fail_timeout_s: int = FAIL_TIMEOUT_S,
 ) -> str:
     """deploy/nginx/council.conf with its fields filled in."""
     fields = {
         "@PREFIX@": str(prefix),
         "@GRPC_LISTEN@": grpc_listen,
         "@HTTP_LISTEN@": http_listen,
-        "@GRPC_SERVERS@": render_servers(grpc),
-        "@HTTP_SERVERS@": render_servers(http),
+        "@GRPC_SERVERS@": render_servers(grpc, fail_timeout_s),
+        "@HTTP_SERVERS@": render_servers(http, fail_timeout_s),
     }
     text = TEMPLATE.read_text()
     for name, value in fields.items():
@@ -76,21 +84,29 @@ def free_port() -> int:
 
 class Replica:
     """One ``council-ai serve`` child on free ports: `ready` is the JSON line it printed
-    once listening (``listening``, ``http``, ``pid``, ...)."""
+    once listening (``listening``, ``http``, ``pid``, ...). `restart` starts it again on
+    the same ports."""
 
     def __init__(self, state_home: Path, flags: list[str], stderr=None):
-        env = {**os.environ, "XDG_STATE_HOME": str(state_home)}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "council.server.cli", "serve", "--address", "127.0.0.1:0"]
-            + ["--http-address", "127.0.0.1:0", *flags],
+        # Every connection is nginx's: the limit per client address is nginx's (the
+        # template's limit_conn). Flags given after it may set another.
+        flags = ["--max-http-connections-per-address", "0", *flags]
+        self.state_home, self.flags, self.stderr = state_home, flags, stderr
+        self.ready: dict = {}
+        self.address = self.http_address = ""
+        self.process = self._start("127.0.0.1:0", "127.0.0.1:0")
+
+    def _start(self, address: str, http_address: str) -> subprocess.Popen:
+        env = {**os.environ, "XDG_STATE_HOME": str(self.state_home)}
+        return subprocess.Popen(
+            [sys.executable, "-m", "council.server.cli", "serve", "--address", address]
+            + ["--http-address", http_address, *self.flags],
             stdout=subprocess.PIPE,
-            stderr=stderr,
+            stderr=self.stderr,
             text=True,
             env=env,
             start_new_session=True,  # a terminal's Ctrl-C reaches only deploy/local.py
         )
-        self.ready: dict = {}
-        self.address = self.http_address = ""
 
     def wait_ready(self) -> Replica:
         """Wait for its line saying it listens (ready, address, http_address)."""
@@ -102,6 +118,14 @@ class Replica:
         self.address = self.ready["listening"]
         self.http_address = self.ready["http"]
         return self
+
+    def restart(self) -> Replica:
+        """Start it again (it has exited) on the ports nginx knows, and wait until it
+        listens; RuntimeError if it exits first (a port taken meanwhile, say)."""
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        self.process = self._start(self.address, self.http_address)
+        return self.wait_ready()
 
     def signal(self, signum: int) -> None:
         if self.process.poll() is None:
@@ -118,6 +142,60 @@ class Replica:
         if self.process.stdout is not None:
             self.process.stdout.close()
         return code
+
+
+class Supervisor:
+    """Starts again each replica that exits, on its own ports, saying so on `out`. A
+    replica that exits again within `STEADY_S` of its start waits twice as long as last
+    time before the next start (from `FIRST_WAIT_S` up to `MAX_WAIT_S`): a replica that
+    cannot start is not restarted in a tight loop. `step` looks once; `run` until `stop`."""
+
+    FIRST_WAIT_S = 0.5
+    MAX_WAIT_S = 30.0
+    STEADY_S = 30.0
+
+    def __init__(self, replicas: list[Replica], out=sys.stderr):
+        self.replicas = replicas
+        self.out = out
+        self.restarts = [0] * len(replicas)  # how many times each was started again
+        self._wait = [0.0] * len(replicas)  # before its next start
+        self._started = [time.monotonic()] * len(replicas)
+        self._due: list[float | None] = [None] * len(replicas)  # when to start it again
+
+    def step(self) -> None:
+        now = time.monotonic()
+        for i, replica in enumerate(self.replicas):
+            code = replica.process.poll()
+            if code is None:
+                continue
+            if self._due[i] is None:
+                steady = now - self._started[i] >= self.STEADY_S
+                wait = self.FIRST_WAIT_S if steady or not self._wait[i] else self._wait[i] * 2
+                self._wait[i] = min(wait, self.MAX_WAIT_S)
+                self._due[i] = now + self._wait[i]
+                self._say(
+                    f"replica {i} ({replica.address}, http {replica.http_address}) exited "
+                    f"with code {code}; nginx sends its calls to the others; starting it "
+                    f"again in {self._wait[i]:g} s"
+                )
+            due = self._due[i]
+            if due is not None and now >= due:
+                self._due[i] = None
+                self._started[i] = time.monotonic()
+                try:
+                    replica.restart()
+                except (RuntimeError, ValueError) as error:
+                    self._say(f"replica {i} did not start again: {error}")
+                    continue
+                self.restarts[i] += 1
+                self._say(f"replica {i} serves again (pid {replica.ready.get('pid')})")
+
+    def run(self, stop: threading.Event, every_s: float = 0.1) -> None:
+        while not stop.wait(every_s):
+            self.step()
+
+    def _say(self, text: str) -> None:
+        print(f"deploy-local: {text}", file=self.out, flush=True)
 
 
 def start_replicas(count: int, state_home: Path, flags=(), stderr=None) -> list[Replica]:
@@ -149,7 +227,14 @@ def start_replicas(count: int, state_home: Path, flags=(), stderr=None) -> list[
 class Nginx:
     """nginx in the foreground with a config rendered for `replicas` into `prefix`."""
 
-    def __init__(self, prefix: Path, replicas: list[Replica], grpc_listen: str, http_listen: str):
+    def __init__(
+        self,
+        prefix: Path,
+        replicas: list[Replica],
+        grpc_listen: str,
+        http_listen: str,
+        fail_timeout_s: int = FAIL_TIMEOUT_S,
+    ):
         self.prefix = prefix
         for sub in ("tmp/body", "tmp/proxy", "tmp/fastcgi", "tmp/uwsgi", "tmp/scgi"):
             (prefix / sub).mkdir(parents=True, exist_ok=True)
@@ -161,6 +246,7 @@ class Nginx:
                 http_listen,
                 [r.address for r in replicas],
                 [r.http_address for r in replicas],
+                fail_timeout_s,
             )
         )
         self.access_log = prefix / "access.log"
@@ -230,10 +316,9 @@ def main(argv: list[str] | None = None) -> int:
             "access_log": str(nginx.access_log),
         }
         print(json.dumps(summary), flush=True)
-        while not stop.wait(0.5):
-            if any(r.process.poll() is not None for r in replicas):
-                print("deploy-local: a replica exited; stopping", file=sys.stderr)
-                break
+        supervisor = Supervisor(replicas)
+        while not stop.wait(0.1):
+            supervisor.step()
             if nginx.process.poll() is not None:
                 print("deploy-local: nginx exited; stopping", file=sys.stderr)
                 break

@@ -11,13 +11,17 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import signal
+import sys
 import threading
 import time
 from concurrent import futures
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NoReturn
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -43,6 +47,8 @@ HURRY_ANSWER_S = 0.3
 PORTS_CLOSED_S = 0.1
 # What uvicorn's shutdown adds to the time it is given (see `RunningServer.stop`).
 HTTP_SHUTDOWN_TICKS_S = 0.25
+# `council-ai serve` has ended this long after its grace at the latest (`serve`).
+EXIT_SPARE_S = 0.4
 
 
 class BearerTokenInterceptor(grpc.ServerInterceptor):
@@ -149,10 +155,12 @@ class RunningServer:
         if self.http is not None:  # closes its port with the gRPC server's
             # uvicorn ticks every 0.1 s and pauses 0.1 s before waiting for its calls.
             self.http.shutdown(left(spare=HTTP_SHUTDOWN_TICKS_S))
+        if self.metrics is not None:  # now: the drain could be watched to its end
+            self.metrics.shutdown()  # (its uvicorn's ticks pass with the others')
         self.server.stop(left()).wait()
         if self.http is not None:
             self.http.wait(left() or 0.0)
-        if self.metrics is not None:  # last: the drain can be watched to its end
+        if self.metrics is not None:
             self.metrics.stop()
         if self.game_store is not None:  # after every call that could use it
             self.game_store.close()
@@ -257,9 +265,12 @@ def is_loopback(address: str) -> bool:
     return is_loopback_host(host_name(address))
 
 
-def serve(config: ServerConfig, ready=None) -> int:
+def serve(config: ServerConfig, ready=None, exit_process: bool = False) -> int:
     """Run until SIGTERM or SIGINT, then shut down gracefully. `ready(running)` is called
-    once the server listens."""
+    once the server listens. With `exit_process` (``council-ai serve``) the process ends
+    once the server has stopped, within `EXIT_SPARE_S` of the grace's end whatever still
+    runs: Python's own exit (joining every pool's threads, collecting the heap) took up
+    to 2 s more."""
     running = start_server(config)
     cfg = running.config
     for address in (cfg.address, cfg.http_address):
@@ -288,8 +299,36 @@ def serve(config: ServerConfig, ready=None) -> int:
             "(signal again to stop at once)",
             cfg.grace_s,
         )
+        if exit_process:
+            threading.Thread(
+                target=_exit_late, args=(cfg.grace_s, hurry), name="council-exit", daemon=True
+            ).start()
         running.stop(grace=cfg.grace_s, hurry=hurry)
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
+    if exit_process:
+        _exit(0)
     return 0
+
+
+def _exit_late(grace: float, hurry: threading.Event) -> None:
+    """End the process `EXIT_SPARE_S` after the grace (after `HURRY_ANSWER_S` once `hurry`
+    is set) if it still runs then: a stop that overran (a thread that would not end)."""
+    start = time.monotonic()
+    end = start + grace + EXIT_SPARE_S
+    while (now := time.monotonic()) < end:
+        if hurry.wait(min(end - now, 0.05)):
+            end = min(end, time.monotonic() + HURRY_ANSWER_S + EXIT_SPARE_S)
+            hurry = threading.Event()  # seen: now only the time
+    log.warning("still stopping %.1f s after the signal: exiting now", time.monotonic() - start)
+    _exit(0)
+
+
+def _exit(code: int) -> NoReturn:
+    """End the process at once, its output and log lines written out."""
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)

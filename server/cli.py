@@ -224,7 +224,7 @@ def serve(args: argparse.Namespace) -> int:
         )
 
     try:
-        return run(config, ready=ready)
+        return run(config, ready=ready, exit_process=True)
     except GameStoreUnavailable as error:  # raised at the start only: once running, a call
         print(f"council-ai serve: --no-rewind: {error}", file=sys.stderr)  # gets UNAVAILABLE
         return 2
@@ -553,6 +553,13 @@ def build_parser() -> argparse.ArgumentParser:
         ("--body-timeout", float, "http_body_timeout_s", "HTTP: seconds to send a body"),
         ("--keep-alive-timeout", float, "http_keep_alive_s", "HTTP: idle connection seconds"),
         ("--max-http-connections", int, "max_http_connections", "HTTP: open connections"),
+        (
+            "--max-http-connections-per-address",
+            int,
+            "max_http_connections_per_address",
+            "HTTP: open connections from one client address (0: no such cap; behind a "
+            "proxy, every connection is the proxy's)",
+        ),
     ):
         p.add_argument(
             flag,

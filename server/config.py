@@ -69,13 +69,17 @@ class ServerConfig:
     # http_header_timeout_s, its body within http_body_timeout_s after; an idle kept-alive
     # connection is closed after http_keep_alive_s (long enough for a player's next move to
     # reuse it, short enough that idle ones do not crowd the cap); past
-    # max_http_connections open, new ones get 503. The Host names answered: None = on a
+    # max_http_connections_per_address open from one client address (0: no such cap), or
+    # max_http_connections open in all, new ones get 503. The Host names answered: None = on a
     # loopback address localhost, 127.x.x.x and [::1] only (DNS rebinding), any elsewhere;
     # else those three and these names; ("*",) = any.
     http_header_timeout_s: float = 10.0
     http_body_timeout_s: float = 30.0
     http_keep_alive_s: float = 20.0
     max_http_connections: int = 1000
+    # A tenth of the cap: one address cannot fill it. A browser opens 6 at most per server,
+    # so many players behind one NAT fit; behind a proxy, every connection is the proxy's.
+    max_http_connections_per_address: int = 100
     allowed_hosts: tuple[str, ...] | None = None
     # Prometheus metrics (council.server.metrics, docs/metrics.md): on this host:port of
     # their own, without a token; None = GET /metrics on the HTTP port, where a server with
@@ -119,6 +123,8 @@ class ServerConfig:
         timeouts = (self.http_header_timeout_s, self.http_body_timeout_s, self.http_keep_alive_s)
         if not min(timeouts) > 0 or self.max_http_connections < 1:
             raise ValueError("the HTTP timeouts and max_http_connections must be positive")
+        if self.max_http_connections_per_address < 0:
+            raise ValueError("max_http_connections_per_address must be >= 0 (0: no such cap)")
         for name in ("http_address", "metrics_address"):
             address = getattr(self, name)
             if address and not address.rpartition(":")[2].isdigit():

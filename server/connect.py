@@ -60,12 +60,13 @@ from connectrpc.code import Code
 from connectrpc.compression.gzip import GzipCompression
 from connectrpc.errors import ConnectError
 from connectrpc.request import Headers, RequestContext
-from google.protobuf import json_format
+from google.protobuf import any_pb2, json_format
 from google.protobuf.message import DecodeError
-from google.rpc import status_pb2
+from google.rpc import error_details_pb2, status_pb2
 from starlette.middleware.cors import CORSMiddleware
 
 from council.server.config import ServerConfig, accepted_token
+from council.server.errors import bounded_violations
 from council.server.http_guard import guarded_protocol, host_check
 from council.server.logs import CallLog, HttpCalls
 from council.server.metrics import metrics_endpoint
@@ -107,6 +108,10 @@ _GRPC_WEB_TEXT = b"application/grpc-web-text"
 _ECHO_LIMIT = 500  # characters of a decoding error's message (it may quote the input)
 _END = object()
 _GRPC_DETAILS_KEY = "grpc-status-details-bin"  # where grpc_status.rpc_status puts the Status
+# A Connect JSON error reply at most (its message, code and details), and the byte budgets of
+# its violations tried in turn to fit it, down to only the one counting those left out.
+MAX_JSON_ERROR_BYTES = 4500
+_DETAIL_BUDGETS = (1600, 1000, 700, 0)
 
 # The HTTP call being served, set by `_CallTracker` for the handlers below it.
 _CURRENT_CALL: contextvars.ContextVar[_Call] = contextvars.ContextVar("council_http_call")
@@ -191,7 +196,40 @@ class CallContext:
         for key, value in status.trailing_metadata or ():
             if key == _GRPC_DETAILS_KEY and isinstance(value, bytes):
                 rich.ParseFromString(value)
-        raise ConnectError(connect_code(status.code), status.details, rich.details)
+        code = connect_code(status.code)
+        raise ConnectError(code, *_fitting(code, status.details, list(rich.details)))
+
+
+def _fitting(code: Code, message: str, details: list) -> tuple[str, list]:
+    """An error's message and details, cut so that its Connect JSON reply stays within
+    `MAX_JSON_ERROR_BYTES` (docs/service.md promises under 5 KB): that reply carries each
+    detail twice (base64 and its JSON ``debug`` form, non-ASCII escaped six bytes a
+    character), so its BadRequest lists fewer violations when needed (`bounded_violations`
+    with a smaller budget, the last one counting those left out), and last, the message
+    is shortened."""
+
+    def size() -> int:
+        return len(ConnectWireError(code, message, details).to_json_bytes())
+
+    bad = [i for i, d in enumerate(details) if d.Is(error_details_pb2.BadRequest.DESCRIPTOR)]
+    if bad and size() > MAX_JSON_ERROR_BYTES:
+        request = error_details_pb2.BadRequest()
+        details[bad[0]].Unpack(request)
+        pairs = [(v.field, v.description) for v in request.field_violations]
+        for budget in _DETAIL_BUDGETS:
+            fitted = error_details_pb2.BadRequest(
+                field_violations=[
+                    error_details_pb2.BadRequest.FieldViolation(field=f, description=d)
+                    for f, d in bounded_violations(pairs, budget)
+                ]
+            )
+            details[bad[0]] = any_pb2.Any()
+            details[bad[0]].Pack(fitted)
+            if size() <= MAX_JSON_ERROR_BYTES:
+                break
+    while size() > MAX_JSON_ERROR_BYTES and len(message) > 40:
+        message = message[: len(message) * 3 // 4] + "…"
+    return message, details
 
 
 class _Bridge:
@@ -290,6 +328,17 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
+# What a JSON text that is not an object is, by its first character.
+_JSON_KINDS = {
+    b"[": "an array",
+    b'"': "a string",
+    b"n": "null",
+    b"t": "true",
+    b"f": "false",
+    **{bytes([c]): "a number" for c in b"-0123456789"},
+}
+
+
 class _StrictCodec:
     """A codec of connect-python's whose decoding errors are INVALID_ARGUMENT (connect-python
     answers UNKNOWN), their message cut to `_ECHO_LIMIT` characters (it may quote input)."""
@@ -304,6 +353,16 @@ class _StrictCodec:
         return self._codec.encode(message)
 
     def decode(self, data, message):
+        name = message.DESCRIPTOR.full_name
+        if self._codec.name() == "json":
+            # protobuf's JSON parser takes `[]` (or `""`) for an empty message.
+            start = bytes(data[:64]).lstrip(b" \t\r\n")[:1]
+            if start != b"{":
+                kind = _JSON_KINDS.get(start, "not JSON") if start else "empty"
+                raise ConnectError(
+                    Code.INVALID_ARGUMENT,
+                    f"not a valid {name}: a JSON request must be an object ({{...}}), got {kind}",
+                )
         try:
             return self._codec.decode(data, message)
         except (json_format.ParseError, DecodeError, UnicodeDecodeError) as error:
@@ -312,7 +371,6 @@ class _StrictCodec:
                 problem = (
                     f"{problem[:_ECHO_LIMIT]}... ({len(problem) - _ECHO_LIMIT} more characters)"
                 )
-            name = message.DESCRIPTOR.full_name
             raise ConnectError(Code.INVALID_ARGUMENT, f"not a valid {name}: {problem}") from None
 
 
@@ -474,7 +532,8 @@ class _Application(CouncilServiceASGIApplication):
 
     def _refusal(self, scope, content_type: str) -> ConnectError | None:
         """What refuses a call from its headers alone, before its body is read: the bearer
-        token first (so that a 401 says nothing of the rest), then what connect-python
+        token first (so that a 401 says nothing of the rest), then a Content-Length over
+        `MAX_REQUEST_BYTES` (at once, not after the body timeout), then what connect-python
         would answer with a 500 or in the wrong shape."""
         headers = scope.get("headers", ())
         if self._tokens:
@@ -488,6 +547,13 @@ class _Application(CouncilServiceASGIApplication):
                 name = key.decode("latin-1")[:100]
                 return ConnectError(Code.INVALID_ARGUMENT, f"header {name}: not UTF-8 text")
         header = dict(headers)
+        length = header.get(b"content-length")  # a plain decimal (the HTTP port's guard)
+        if length is not None and length.isdigit() and int(length) > MAX_REQUEST_BYTES:
+            return ConnectError(
+                Code.RESOURCE_EXHAUSTED,
+                f"the request is larger than {MAX_REQUEST_BYTES} bytes "
+                f"(Content-Length {length.decode()[:20]})",
+            )
         if _is_grpc_web(content_type):
             timeout, pattern = header.get(b"grpc-timeout"), _GRPC_TIMEOUT
             what = "grpc-timeout: expected at most 8 digits and a unit (H, M, S, m, u, n)"
@@ -601,7 +667,10 @@ class _GrpcWebText:
         if scope["type"] != "http" or not content_type.lower().startswith(_GRPC_WEB_TEXT):
             await self.app(scope, receive, send)
             return
-        headers = [(k, v) for k, v in scope["headers"] if k != b"content-type"]
+        # Its Content-Length is the base64's: the decoded body is shorter.
+        headers = [
+            (k, v) for k, v in scope["headers"] if k not in (b"content-type", b"content-length")
+        ]
         scope = {**scope, "headers": [*headers, (b"content-type", b"application/grpc-web+proto")]}
         left = b""  # the characters of an incomplete 4-character group
         encoding = False
@@ -754,7 +823,7 @@ class HttpServer:
         self._uvicorn_config = uvicorn.Config(
             app,
             # uvicorn's h11 protocol with request timeouts, a connection cap and refusals.
-            http=guarded_protocol(config),
+            http=guarded_protocol(config, servicer.metrics.connection_dropped),
             timeout_keep_alive=config.http_keep_alive_s,  # type: ignore[arg-type]
             loop="asyncio",
             lifespan="off",

@@ -32,6 +32,7 @@ __all__ = [
     "RpcError",
     "Undecodable",
     "bounded_violations",
+    "duration_words",
     "failed_precondition",
     "invalid",
     "rpc",
@@ -43,6 +44,26 @@ log = logging.getLogger("council.server")
 
 # The message of an INVALID_ARGUMENT names this many violations; the BadRequest lists more.
 _VIOLATIONS_IN_MESSAGE = 5
+
+
+# (unit, its seconds, the duration from which the next unit is used)
+_UNITS = (("second", 1, 120), ("minute", 60, 7200), ("hour", 3600, 172800))
+
+
+def duration_words(seconds: float) -> str:
+    """A duration in the unit that fits it, for a message: seconds under two minutes,
+    minutes under two hours, hours under two days, else days (to a tenth).
+
+    >>> [duration_words(s) for s in (1, 25.4, 150, 7200, 86400 * 30, 20)]
+    ['1 second', '25 seconds', '2.5 minutes', '2 hours', '30 days', '20 seconds']
+    """
+    unit, size = next(
+        ((unit, size) for unit, size, below in _UNITS if seconds < below), ("day", 86400)
+    )
+    value = seconds / size
+    shown = f"{value:.0f}" if unit == "second" else f"{value:.1f}".removesuffix(".0")
+    return f"{shown} {unit}{'' if shown == '1' else 's'}"
+
 
 # -- the size of an error reply ------------------------------------------------------------
 # The status travels in trailers: grpc-message (the message, percent-encoded) and
@@ -130,9 +151,9 @@ def _common_path(a: str, b: str) -> str:
     return prefix[:cut] if cut > 0 else ""
 
 
-def bounded_violations(violations) -> list[tuple[str, str]]:
+def bounded_violations(violations, budget: int = MAX_DETAILS_BYTES) -> list[tuple[str, str]]:
     """The (field, problem) violations a reply lists: the first ones, shortened, while
-    there are at most `MAX_VIOLATIONS` and they fit in `MAX_DETAILS_BYTES`, then one under
+    there are at most `MAX_VIOLATIONS` and they fit in `budget` bytes, then one under
     the fields the others share saying how many were left out ("and N more violations not
     listed"; such a violation in `violations`, e.g. the engine's, counts as its N).
 
@@ -147,7 +168,7 @@ def bounded_violations(violations) -> list[tuple[str, str]]:
             if not full and len(listed) < MAX_VIOLATIONS:
                 f, p = shorten(field), shorten(problem)
                 cost = len(f.encode("utf-8", "replace")) + len(p.encode("utf-8", "replace")) + 8
-                if size + cost <= MAX_DETAILS_BYTES - _SUMMARY_BYTES:
+                if size + cost <= budget - _SUMMARY_BYTES:
                     listed.append((f, p))
                     size += cost
                     continue

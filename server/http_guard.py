@@ -17,18 +17,26 @@ any number of connections and lets ``Transfer-Encoding: chunked`` win over a
   stream) takes what it takes.
 - An idle kept-alive connection is closed after ``http_keep_alive_s``
   (``--keep-alive-timeout``, uvicorn's ``timeout_keep_alive``).
-- Beyond ``max_http_connections`` (``--max-http-connections``) open connections, a new one
-  gets ``503 Service Unavailable`` (with ``Retry-After``) at once and is closed, before
-  anything of it is read: a connection held open is what an attack costs the server, so
-  refusing the newcomers keeps the calls in progress served (a client that sent its request
-  at once may see the connection reset instead). TLS handshakes in progress are not
-  counted: asyncio bounds those (60 s). The process's open file limit is raised to fit the
-  cap where the hard limit allows.
+- Beyond ``max_http_connections_per_address`` (``--max-http-connections-per-address``)
+  open connections from one client address, a new one from that address gets ``503
+  Service Unavailable`` (with ``Retry-After``) at once and is closed, before anything of it
+  is read; beyond ``max_http_connections`` (``--max-http-connections``) open connections
+  in all, so does any new one. A connection held open is what an attack costs the server:
+  the per-address cap keeps one address from taking every place, the global cap is the
+  last line against many. Refusing the newcomers keeps the calls in progress served (a
+  client that sent its request at once may see the connection reset instead). TLS
+  handshakes in progress are not counted: asyncio bounds those (60 s). The process's open
+  file limit is raised to fit the cap where the hard limit allows.
 - A request with both ``Content-Length`` and ``Transfer-Encoding`` gets ``400`` and the
   connection is closed (RFC 9112 §6.3: a proxy in front that went by the other header
-  would read the next request differently, request smuggling); h11's own refusals (a
-  malformed line, a missing ``Host`` under HTTP/1.1, a head over 16 KiB) name what is
-  wrong, with h11's status (400, 431 or 501).
+  would read the next request differently, request smuggling); so does a ``Content-Length``
+  that is not a plain decimal number (``007``). h11's own refusals (a malformed line, a
+  missing ``Host`` under HTTP/1.1, a head over 16 KiB) name what is wrong, with h11's
+  status (400, 431 or 501). A request answered before its body arrived (a refusal from its
+  headers) has the rest of its body read and dropped (uvicorn's), until the body timeout.
+- A connection that ends before a request of it is complete is no call of the service:
+  ``dropped`` (`guarded_protocol`) hears why, one of `DROP_REASONS` (the metrics'
+  ``council_http_connections_dropped_total``).
 
 `host_check` guards against DNS rebinding: a page of ``evil.example`` whose name is
 re-pointed at 127.0.0.1 calls the server from the browser as its own origin, which CORS
@@ -53,7 +61,9 @@ import contextlib
 import ipaddress
 import json
 import logging
+import re
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import quote
 
@@ -64,10 +74,20 @@ from uvicorn.protocols.http.h11_impl import STATUS_PHRASES, H11Protocol
 if TYPE_CHECKING:
     from council.server.config import ServerConfig
 
-__all__ = ["guarded_protocol", "host_check", "host_name", "is_loopback_host"]
+__all__ = [
+    "DROP_REASONS",
+    "guarded_protocol",
+    "host_check",
+    "host_name",
+    "is_loopback_host",
+]
 
 log = logging.getLogger("council.server")
 
+# Why a connection ended before a request of it was complete: its head or its body did not
+# arrive in time, its address or the server had all the connections allowed open, or its
+# client closed it midway.
+DROP_REASONS = ("header_timeout", "body_timeout", "address_cap", "connection_cap", "client_left")
 _REASON_LIMIT = 200  # characters of h11's reason for a refusal (it may quote the input)
 _WARN_EVERY_S = 60.0  # the connection cap's warning, at most this often
 _SPARE_FILES = 200  # files the process needs besides its HTTP connections (gRPC, modules)
@@ -132,15 +152,33 @@ class _StrictConnection(h11.Connection):
                     "a request may not have both Content-Length and Transfer-Encoding"
                 )
                 raise self.refusal
+            for name, value in event.headers:
+                if name == b"content-length":
+                    self._check_length(value)
         return event
+
+    def _check_length(self, value: bytes) -> None:
+        """Refuse a Content-Length that is not a plain decimal (h11 takes ``007``)."""
+        shown = value[:40].decode("latin-1")
+        if not _LENGTH.fullmatch(value):
+            self.refusal = h11.RemoteProtocolError(
+                f"Content-Length must be a decimal number without leading zeros, got {shown!r}"
+            )
+            raise self.refusal
+
+
+_LENGTH = re.compile(rb"0|[1-9][0-9]*")
 
 
 class _GuardedProtocol(H11Protocol):
-    """uvicorn's h11 protocol with the request timeouts, the connection cap and the refusals
-    of the module's docstring; `guarded_protocol` sets `limits` per server."""
+    """uvicorn's h11 protocol with the request timeouts, the connection caps and the refusals
+    of the module's docstring; `guarded_protocol` sets `limits`, `dropped` and
+    `open_by_address` per server."""
 
     limits: ServerConfig
-    last_warned = 0.0  # when the connection cap was last logged (monotonic)
+    dropped: Callable[[str], None]  # told why a connection ended without a whole request
+    open_by_address: dict[str, int]  # this server's open connections of each client address
+    last_warned: dict[str, float]  # when each cap was last logged (monotonic)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -149,29 +187,61 @@ class _GuardedProtocol(H11Protocol):
         self._waiting_for: str | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._refused = False
+        self._address: str | None = None  # its client's, once counted in open_by_address
 
     def connection_made(self, transport: Any) -> None:
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        per_address = self.limits.max_http_connections_per_address
         cap = self.limits.max_http_connections
-        if len(self.connections) >= cap:
-            self._refused = True
-            self.transport = transport
-            now = time.monotonic()
-            if now - type(self).last_warned >= _WARN_EVERY_S:
-                type(self).last_warned = now
-                log.warning(
-                    "HTTP: %d connections open, refusing more (--max-http-connections)", cap
-                )
-            text = f"the server has {cap} connections open, its limit (--max-http-connections)"
-            transport.write(_answer(503, text, (("retry-after", "1"),)))
-            transport.close()
+        if per_address and self.open_by_address.get(address, 0) >= per_address:
+            self._refuse(
+                transport,
+                "address_cap",
+                f"this address has {per_address} connections open, its limit "
+                "(--max-http-connections-per-address)",
+            )
             return
+        if len(self.connections) >= cap:
+            self._refuse(
+                transport,
+                "connection_cap",
+                f"the server has {cap} connections open, its limit (--max-http-connections)",
+            )
+            return
+        self._address = address
+        self.open_by_address[address] = self.open_by_address.get(address, 0) + 1
         super().connection_made(transport)
         self._watch()
 
+    def _refuse(self, transport: Any, reason: str, text: str) -> None:
+        """Answer 503 and close, before reading anything (the caps)."""
+        self._refused = True
+        self.transport = transport
+        self.dropped(reason)
+        now = time.monotonic()
+        if now - self.last_warned.get(reason, -_WARN_EVERY_S) >= _WARN_EVERY_S:
+            self.last_warned[reason] = now
+            log.warning("HTTP: refusing connections: %s", text)
+        transport.write(_answer(503, text, (("retry-after", "1"),)))
+        transport.close()
+
     def connection_lost(self, exc: Exception | None) -> None:
+        waiting_for = self._waiting_for
         self._arm(None)
-        if not self._refused:
-            super().connection_lost(exc)
+        if self._refused:
+            return
+        if self._address is not None:
+            left = self.open_by_address.pop(self._address, 1) - 1
+            if left > 0:
+                self.open_by_address[self._address] = left
+            self._address = None
+        # A request begun and never finished (its client gave up or was cut off).
+        if (waiting_for == _BODY and not self._answered()) or (
+            waiting_for == _HEAD and self.conn.trailing_data[0]
+        ):
+            self.dropped("client_left")
+        super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
         if self._refused:
@@ -236,14 +306,26 @@ class _GuardedProtocol(H11Protocol):
         waiting_for, self._waiting_for = self._waiting_for, None
         if self.transport.is_closing():
             return
-        if waiting_for == _IDLE or (waiting_for == _HEAD and not self.conn.trailing_data[0]):
+        if waiting_for == _IDLE:
             self.transport.close()
         elif waiting_for == _HEAD:
+            self.dropped("header_timeout")  # a browser's spare connection too, sent nothing
+            if not self.conn.trailing_data[0]:
+                self.transport.close()
+                return
             seconds = self.limits.http_header_timeout_s
             self._close_with(408, f"the request's head took over {seconds:g} s (--header-timeout)")
+        elif self._answered():  # answered without its body (a 401): no call is cut short
+            self.transport.close()
         else:
+            self.dropped("body_timeout")
             seconds = self.limits.http_body_timeout_s
             self._close_with(408, f"the request's body took over {seconds:g} s (--body-timeout)")
+
+    def _answered(self) -> bool:
+        """Whether the request whose body is being read has been answered already (a
+        refusal that did not need its body)."""
+        return self.cycle is not None and self.cycle.response_started
 
     def _close_with(self, status: int, text: str) -> None:
         """Answer `status` and close, or only close if an answer has begun already."""
@@ -259,10 +341,17 @@ class _GuardedProtocol(H11Protocol):
         self.transport.close()
 
 
-def guarded_protocol(limits: ServerConfig) -> type[H11Protocol]:
-    """The protocol class (uvicorn.Config's ``http``) of a server with these limits."""
+def guarded_protocol(
+    limits: ServerConfig, dropped: Callable[[str], None] = lambda reason: None
+) -> type[H11Protocol]:
+    """The protocol class (uvicorn.Config's ``http``) of a server with these limits;
+    `dropped` is told why each connection that ended without a whole request did (one of
+    `DROP_REASONS`), in the server's event loop."""
     _make_room_for(limits.max_http_connections + _SPARE_FILES)
-    return type("GuardedProtocol", (_GuardedProtocol,), {"limits": limits})
+    fields = {"limits": limits, "dropped": staticmethod(dropped)}
+    return type(
+        "GuardedProtocol", (_GuardedProtocol,), {**fields, "open_by_address": {}, "last_warned": {}}
+    )
 
 
 def _make_room_for(files: int) -> None:

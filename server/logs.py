@@ -114,6 +114,10 @@ class CallLog:
         _CURRENT.set(call)
         return call
 
+    def forget(self, call: _Call) -> None:
+        """Drop a call begun that turned out to be none (its request never arrived whole)."""
+        _CURRENT.set(None)
+
     def end(self, call: _Call, code: str) -> None:
         seconds = time.perf_counter() - call.start
         _CURRENT.set(None)
@@ -242,7 +246,8 @@ class HttpCalls:
     """ASGI middleware of the HTTP port: times and ends (`CallLog`) every call of the
     methods of `service`, Connect's and gRPC-Web's (binary: it sits inside the text form's
     decoding), its code read from the answer, and adds its request id to the answer's
-    headers."""
+    headers. A request whose body was being read when its connection ended is no call: the
+    HTTP port's guard counts it (`council.server.http_guard`)."""
 
     def __init__(self, app: Any, service: str, calls: CallLog):
         self.app = app
@@ -262,13 +267,27 @@ class HttpCalls:
         caller = caller_of(_HeaderContext(headers, scope.get("client")))
         call = self._calls.begin(rpc, transport, request_id, caller)
         answer = _Answer()
-        ended = False
+        ended = received = cut_off = False
 
         def end() -> None:
             nonlocal ended
             if not ended:
                 ended = True
-                self._calls.end(call, answer.code())
+                if cut_off:
+                    # Its request never arrived whole (its client left, or the guard cut it
+                    # off): no call, counted by the guard (council_http_connections_dropped).
+                    self._calls.forget(call)
+                else:
+                    self._calls.end(call, answer.code())
+
+        async def observed_receive():
+            nonlocal received, cut_off
+            message = await receive()
+            if message["type"] == "http.request" and not message.get("more_body", False):
+                received = True
+            elif message["type"] == "http.disconnect" and not received:
+                cut_off = True
+            return message
 
         async def observed_send(message):
             if message["type"] == "http.response.start":
@@ -287,7 +306,7 @@ class HttpCalls:
             await send(message)
 
         try:
-            await self.app(scope, receive, observed_send)
+            await self.app(scope, observed_receive, observed_send)
         finally:
             end()
 

@@ -49,7 +49,7 @@ from prometheus_client.exposition import choose_encoder
 from council.engine.games import all_games
 from council.server import presets
 from council.server.config import accepted_token
-from council.server.http_guard import guarded_protocol, host_check
+from council.server.http_guard import DROP_REASONS, guarded_protocol, host_check
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 
@@ -131,7 +131,7 @@ def allowed_labels() -> dict[str, frozenset[str]]:
         "game": _games(),
         "preset": PRESET_LABELS,
         "stop_reason": STOP_REASONS,
-        "reason": frozenset(REFUSALS),
+        "reason": frozenset({*REFUSALS, *DROP_REASONS}),
     }
 
 
@@ -204,6 +204,14 @@ class Metrics:
             ("reason",),
             registry=r,
         )
+        self.dropped = Counter(
+            "council_http_connections_dropped",
+            "HTTP connections that ended before a request of theirs was complete (no call), "
+            "by reason: header_timeout, body_timeout, address_cap and connection_cap (refused "
+            "503 at once), client_left",
+            ("reason",),
+            registry=r,
+        )
         self.stopped = Counter(
             "council_admission_searches_stopped",
             "Searches stopped early to give their slot to a caller with fewer searches",
@@ -223,6 +231,8 @@ class Metrics:
         # The counters alerts divide or compare exist from the start, at 0.
         for reason in REFUSALS:
             self.refused.labels(reason)
+        for reason in DROP_REASONS:
+            self.dropped.labels(reason)
         for kind in {*ERROR_KINDS.values(), OTHER_ERROR}:
             self.errors.labels(kind)
 
@@ -265,6 +275,12 @@ class Metrics:
             self.stopped.inc()
         elif event in REFUSALS:
             self.refused.labels(event).inc()
+
+    def connection_dropped(self, reason: str) -> None:
+        """Count an HTTP connection that ended without a whole request (the HTTP port's
+        guard says why: one of `DROP_REASONS`)."""
+        if reason in DROP_REASONS:
+            self.dropped.labels(reason).inc()
 
     def exposition(self, accept: str = "") -> tuple[bytes, str]:
         """The metrics in the format the ``Accept`` header asks for (Prometheus text by
@@ -346,7 +362,7 @@ class MetricsServer:
         app = host_check(_MetricsEndpoint(None, metrics, ()), own)
         self._config = uvicorn.Config(
             app,
-            http=guarded_protocol(own),
+            http=guarded_protocol(own, metrics.connection_dropped),
             timeout_keep_alive=own.http_keep_alive_s,  # type: ignore[arg-type]
             loop="asyncio",
             lifespan="off",
@@ -377,9 +393,13 @@ class MetricsServer:
             self._socket.close()
             raise OSError(f"the metrics server on {self.address} did not start")
 
+    def shutdown(self) -> None:
+        """Start closing the listener (a scrape in progress is answered); see `stop`."""
+        self._server.should_exit = True
+
     def stop(self, timeout: float = 2.0) -> None:
         """Close the listener (a scrape in progress gets `timeout` seconds)."""
-        self._server.should_exit = True
+        self.shutdown()
         self._thread.join(timeout)
         if self._thread.is_alive():
             self._server.force_exit = True

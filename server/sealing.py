@@ -54,6 +54,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from google.protobuf.message import DecodeError
 
+from council.server.errors import duration_words
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 
@@ -243,8 +244,8 @@ class SealKeys:
         age = (time.time() if now is None else now) - content.issued_at
         if age > ttl_s:
             raise ExpiredBlob(
-                f"sealed {age / 86400:.1f} days ago, past this server's limit of "
-                f"{ttl_s / 86400:g} days (--seal-ttl): the game has expired"
+                f"sealed {duration_words(age)} ago, past this server's limit of "
+                f"{duration_words(ttl_s)} (--seal-ttl): the game has expired"
             )
         return content
 
@@ -271,12 +272,17 @@ def mint_ticket(game_secret: bytes, seat: int, role: int) -> str:
     return f"{seat}.{name}.{_mac(game_secret, seat, name)}"
 
 
+_SEAT = re.compile(r"0|[1-9][0-9]?", re.ASCII)
+
+
 def parse_ticket(ticket: str) -> Ticket:
     """The seat and role a ticket claims (unchecked): MalformedTicket if it has no such
     form."""
     seat, _, rest = ticket.partition(".")
     name, _, mac = rest.partition(".")
-    if not (seat.isdigit() and len(seat) <= 2 and name in ROLES_BY_NAME and mac):
+    # As NewGame writes a seat: ASCII digits without a leading zero (str.isdigit takes
+    # "٠", and "00" would be a second spelling of seat 0).
+    if not (_SEAT.fullmatch(seat) and name in ROLES_BY_NAME and mac):
         raise MalformedTicket(
             "not a seat ticket: expected '<seat>.<player|bot>.<MAC>' as NewGame returned it"
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import doctest
 import http.client
 import importlib.util
+import io
 import json
 import re
 import signal
@@ -80,7 +81,14 @@ def nginx_program():
 class Cluster:
     """Replicas, each with its own search cap, behind nginx."""
 
-    def __init__(self, folder: Path, count: int, flags: list[str], proxy: bool = True):
+    def __init__(
+        self,
+        folder: Path,
+        count: int,
+        flags: list[str],
+        proxy: bool = True,
+        fail_timeout_s: int = local.FAIL_TIMEOUT_S,
+    ):
         self.log = (folder / "replicas.log").open("w")
         self.replicas = local.start_replicas(
             count,
@@ -93,7 +101,9 @@ class Cluster:
             grpc_listen = f"127.0.0.1:{local.free_port()}"
             http_listen = f"127.0.0.1:{local.free_port()}"
             try:
-                self.nginx = local.Nginx(folder, self.replicas, grpc_listen, http_listen)
+                self.nginx = local.Nginx(
+                    folder, self.replicas, grpc_listen, http_listen, fail_timeout_s
+                )
             except BaseException:
                 self.close()
                 raise
@@ -116,10 +126,15 @@ class Cluster:
 def cluster(tmp_path, request):
     made: list[Cluster] = []
 
-    def make(count: int = 2, flags: tuple[str, ...] = (), proxy: bool = True) -> Cluster:
+    def make(
+        count: int = 2,
+        flags: tuple[str, ...] = (),
+        proxy: bool = True,
+        fail_timeout_s: int = local.FAIL_TIMEOUT_S,
+    ) -> Cluster:
         if proxy:
             request.getfixturevalue("nginx_program")  # fails naming `make nginx`
-        made.append(Cluster(tmp_path, count, list(flags), proxy))
+        made.append(Cluster(tmp_path, count, list(flags), proxy, fail_timeout_s))
         return made[-1]
 
     yield make
@@ -290,6 +305,92 @@ def test_sigkill_costs_only_the_calls_the_replica_was_running(cluster):
     assert len(failed) <= len(load.threads), failed
     assert all(call[1] < killed for call in failed), failed
     assert all(call[3] == 1 for call in calls if call[1] > killed)
+
+
+def test_deploy_local_starts_an_exited_replica_again_and_sigterm_loses_no_call(cluster):
+    """deploy/local.py's Supervisor, under load through nginx (3 gRPC clients with the
+    retry config, 3 Connect clients without retries): SIGTERM to a replica, which drains,
+    exits and is started again on its ports; once it answers again, SIGKILL to it, and it
+    is started again. No call fails across the SIGTERM; across the SIGKILL at most the
+    calls it was running (one per client). nginx leaves a failed replica out 1 s here."""
+    c = cluster(flags=("--grace", "1.5", "--workers", "2"), fail_timeout_s=1)
+    said = io.StringIO()
+    supervisor = local.Supervisor(c.replicas, out=said)
+    supervisor.FIRST_WAIT_S = 0.1
+    stop = threading.Event()
+    watching = threading.Thread(target=supervisor.run, args=(stop,))
+    watching.start()
+    load = Load(c)
+    try:
+        wait_until(lambda: load.answered_by(0) >= 5 and load.answered_by(1) >= 5)
+        c.replicas[0].signal(signal.SIGTERM)
+        wait_until(lambda: supervisor.restarts[0] == 1)
+        answered = load.answered_by(0)
+        wait_until(lambda: load.answered_by(0) >= answered + 5)  # back in nginx's rotation
+        killed = time.monotonic()
+        c.replicas[0].signal(signal.SIGKILL)
+        served = load.answered_by(1)
+        wait_until(lambda: supervisor.restarts[0] == 2)
+        wait_until(lambda: load.answered_by(1) >= served + 5)  # calls went on meanwhile
+    finally:
+        calls = load.stop()
+        stop.set()
+        watching.join(30)
+    failed = [call for call in calls if call[4] is not None]
+    across_sigterm = [call for call in failed if call[2] < killed]  # ended before the kill
+    across_sigkill = [call for call in failed if call[2] >= killed]
+    print(
+        f"{len(calls)} calls: failed {len(across_sigterm)} across SIGTERM,"
+        f" {len(across_sigkill)} across SIGKILL"
+    )
+    assert not across_sigterm, across_sigterm[:5]
+    assert len(across_sigkill) <= len(load.threads), across_sigkill
+    assert {kind for kind, *_ in calls} == {"grpc", "connect"}
+    lines = said.getvalue().splitlines()
+    assert len(lines) == 4 and "exited with code 0" in lines[0], lines
+    assert "exited with code -9" in lines[2] and "serves again" in lines[3], lines
+
+
+class _Exited:
+    """A replica's process that has exited with `code`."""
+
+    def __init__(self, code: int):
+        self.code = code
+        self.stdout = None
+
+    def poll(self) -> int:
+        return self.code
+
+
+class _FailingReplica:
+    """A replica that exits at once each time it is started."""
+
+    address, http_address, ready = "127.0.0.1:1", "127.0.0.1:2", {}
+
+    def __init__(self) -> None:
+        self.process = _Exited(3)
+        self.starts: list[float] = []
+
+    def restart(self):
+        self.starts.append(time.monotonic())
+        raise RuntimeError("council-ai serve exited (3) before listening")
+
+
+def test_a_replica_that_cannot_start_is_tried_again_less_and_less_often():
+    replica = _FailingReplica()
+    said = io.StringIO()
+    supervisor = local.Supervisor([replica], out=said)
+    supervisor.FIRST_WAIT_S = 0.05
+    supervisor.step()  # sees it exited: waits 0.05 s
+    deadline = time.monotonic() + 5
+    while len(replica.starts) < 4 and time.monotonic() < deadline:
+        supervisor.step()
+        time.sleep(0.005)
+    gaps = [b - a for a, b in zip(replica.starts, replica.starts[1:], strict=False)]
+    assert len(gaps) == 3 and gaps[0] >= 0.1 and gaps[1] >= 0.2 and gaps[2] >= 0.4, gaps
+    assert "starting it again in 0.05 s" in said.getvalue()
+    assert "did not start again: council-ai serve exited (3)" in said.getvalue()
+    assert supervisor.restarts == [0]
 
 
 def test_round_robin_client_spreads_calls_and_skips_a_draining_replica(cluster):

@@ -223,7 +223,9 @@ def test_serve_flags_default_to_server_config(monkeypatch, capsys, tmp_path):
     from council.server.config import DEFAULT_HTTP_ADDRESS, ServerConfig
 
     started = []
-    monkeypatch.setattr(app, "serve", lambda config, ready=None: started.append(config) or 0)
+    monkeypatch.setattr(
+        app, "serve", lambda config, ready=None, exit_process=False: started.append(config) or 0
+    )
     monkeypatch.delenv("COUNCIL_AUTH_TOKEN", raising=False)
     monkeypatch.delenv("COUNCIL_SEAL_KEYS", raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))

@@ -350,3 +350,94 @@ def test_media_types_are_case_insensitive(http_server, content_type, transport):
     path, _, body = request_of(transport, b"{}" if transport == "connect-json" else b"")
     answer = post(http_server.http_address, path, {"Content-Type": content_type}, body)
     assert outcome(transport, *answer)[:2] == (200, None), answer
+
+
+def post_json(address: str, method: str, body: bytes) -> tuple[int, dict]:
+    """A unary Connect JSON call: its HTTP status and JSON answer."""
+    host, port = address.rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    try:
+        connection.request(
+            "POST", f"/{SERVICE}/{method}", body, {"Content-Type": "application/json"}
+        )
+        answer = connection.getresponse()
+        return answer.status, json.loads(answer.read())
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize(
+    ("body", "kind"),
+    [(b"[]", "an array"), (b" null", "null"), (b'"{}"', "a string"), (b"0", "a number")],
+)
+def test_a_json_request_must_be_an_object(http_server, body, kind):
+    status, error = post_json(http_server.http_address, "GetEngineInfo", body)
+    assert status == 400 and error["code"] == "invalid_argument"
+    assert error["message"] == (
+        "not a valid council.v1.GetEngineInfoRequest: a JSON request must be an object "
+        f"({{...}}), got {kind}"
+    )
+
+
+def test_a_connect_json_error_with_many_violations_stays_under_5_kb(http_server):
+    """The worst kind for JSON: long non-ASCII map keys, each shown in the BadRequest's
+    base64 and again, escaped six bytes a character, in its `debug` copy."""
+    from google.protobuf import json_format
+    from google.rpc import error_details_pb2
+
+    from council.engine import GameConfig, State
+    from council.engine.serialize import state_to_proto
+
+    state = state_to_proto(State.new_game(GameConfig(players=2), seed=1))
+    for i in range(3_000):
+        state.board.city_tokens[f"{i}" + "€" * 75] = 1
+    request = spb.ListLegalActionsRequest(state=state)
+    body = json.dumps(json_format.MessageToDict(request), ensure_ascii=False).encode()
+    host, port = http_server.http_address.rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    connection.request(
+        "POST", f"/{SERVICE}/ListLegalActions", body, {"Content-Type": "application/json"}
+    )
+    answer = connection.getresponse()
+    raw = answer.read()
+    connection.close()
+    assert answer.status == 400 and len(raw) < 5 * 1024, len(raw)
+    error = json.loads(raw)
+    assert error["code"] == "invalid_argument"
+    (detail,) = error["details"]
+    bad = error_details_pb2.BadRequest.FromString(
+        base64.b64decode(detail["value"] + "=" * (-len(detail["value"]) % 4))
+    )
+    fields = [(v.field, v.description) for v in bad.field_violations]
+    assert fields[0][0].startswith("state.board.city_tokens")
+    listed, more = fields[:-1], fields[-1][1]
+    assert more == f"and {3_000 - len(listed)} more violations not listed", more
+    assert detail["debug"]["fieldViolations"][-1]["description"] == more
+
+
+def test_a_long_non_ascii_message_is_shortened_to_keep_the_json_error_small():
+    """The last resort of the cap: the message itself (each non-ASCII character is six
+    bytes in JSON) once the violations are down to the one counting them."""
+    from connectrpc._protocol import ConnectWireError
+    from connectrpc.code import Code
+    from google.protobuf import any_pb2
+    from google.rpc import error_details_pb2
+
+    from council.server.connect import MAX_JSON_ERROR_BYTES, _fitting
+
+    bad = error_details_pb2.BadRequest(
+        field_violations=[
+            error_details_pb2.BadRequest.FieldViolation(field=f"f{i}", description="ü" * 50)
+            for i in range(40)
+        ]
+    )
+    detail = any_pb2.Any()
+    detail.Pack(bad)
+    long = "ü" * 800  # 4,800 bytes in JSON
+    message, details = _fitting(Code.INVALID_ARGUMENT, long, [detail])
+    size = len(ConnectWireError(Code.INVALID_ARGUMENT, message, details).to_json_bytes())
+    assert size <= MAX_JSON_ERROR_BYTES, size
+    assert message.startswith("üüü") and message.endswith("…") and len(message) < 800
+    fitted = error_details_pb2.BadRequest()
+    details[0].Unpack(fitted)
+    assert fitted.field_violations[-1].description.endswith("more violations not listed")

@@ -7,6 +7,7 @@ AnalyzePosition stream) is not cut by the timeouts, which are for reading a requ
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import select
@@ -16,11 +17,13 @@ import time
 
 import pytest
 from google.protobuf import json_format
+from prometheus_client.parser import text_string_to_metric_families
 from server_helpers import played, to_proto, wait_until
 
 from council.server.app import start_server
 from council.server.cli import build_parser
 from council.server.config import ServerConfig
+from council.server.connect import MAX_REQUEST_BYTES
 from council.server.http_guard import guarded_protocol, host_check
 from council.v1 import service_pb2 as spb
 
@@ -178,6 +181,110 @@ def test_connections_past_the_cap_get_503_until_earlier_ones_close():
         server.stop(grace=None)
 
 
+def scrape(address: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of the server's /metrics by (name, sorted labels)."""
+    status, _, text = send(address, "GET", "/metrics", "127.0.0.1")
+    assert status == 200
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text.decode())
+        for sample in family.samples
+    }
+
+
+def dropped(found: dict, reason: str) -> float:
+    return found.get(("council_http_connections_dropped_total", (("reason", reason),)), 0.0)
+
+
+def test_one_address_cannot_fill_the_port_and_its_unfinished_requests_are_no_calls():
+    """The issue's attack, smaller: 60 connections from 127.0.0.2 each sending a request's
+    head and no body, against a cap of 4 per address and 20 in all. A call from 127.0.0.1
+    is served; the 4 held connections get 408 at the body timeout and the 56 others 503 at
+    once (or a reset: they sent a head the server never read); /metrics counts them as
+    dropped connections, not as calls. So is a head whose client leaves before its body."""
+    server = start(
+        max_http_connections=20,
+        max_http_connections_per_address=4,
+        http_header_timeout_s=TIMEOUT_S,
+        http_body_timeout_s=TIMEOUT_S,
+    )
+    host, port = server.http_address.rsplit(":", 1)
+    head = engine_info_request(host, b"x" * 1000)[:-1000]  # Content-Length 1000, no body
+    held: list[socket.socket] = []
+    try:
+        for _ in range(60):
+            sock = socket.create_connection(
+                (host, int(port)), timeout=5, source_address=("127.0.0.2", 0)
+            )
+            held.append(sock)
+            with contextlib.suppress(ConnectionError):
+                sock.sendall(head)
+        status, _, body = send(
+            server.http_address,
+            "POST",
+            f"/{SERVICE}/GetEngineInfo",
+            host,
+            b"{}",
+            {"Content-Type": "application/json"},
+        )
+        assert status == 200, body
+        answers = [read_until_closed(sock, LATE_S)[0] for sock in held]
+        timed_out = [a for a in answers if a.startswith(b"HTTP/1.1 408 ")]
+        refused = [a for a in answers if a.startswith(b"HTTP/1.1 503 ")]
+        assert len(timed_out) == 4 and len(timed_out) + len(refused) + answers.count(b"") == 60
+        assert all(b"--max-http-connections-per-address" in a for a in refused)
+        with socket.create_connection(
+            (host, int(port)), timeout=5, source_address=("127.0.0.3", 0)
+        ) as sock:
+            sock.sendall(head)  # and leaves
+        wait_until(lambda: dropped(scrape(server.http_address), "client_left") == 1, timeout=5)
+        found = scrape(server.http_address)
+        assert dropped(found, "address_cap") == 56
+        assert dropped(found, "body_timeout") == 4
+        assert dropped(found, "connection_cap") == dropped(found, "header_timeout") == 0
+        calls = {labels: n for (name, labels), n in found.items() if name == "council_calls_total"}
+        ok = (("code", "OK"), ("rpc", "GetEngineInfo"), ("transport", "connect"))
+        assert calls == {ok: 1.0}
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop(grace=None)
+
+
+def test_a_head_that_never_comes_is_a_header_timeout_in_the_metrics(guarded):
+    before = dropped(scrape(guarded.http_address), "header_timeout")
+    with connect(guarded.http_address) as sock:
+        sock.sendall(f"POST /{SERVICE}/GetEngineInfo HTTP/1.1\r\nHost: 127".encode())
+        read_until_closed(sock, LATE_S)
+    assert dropped(scrape(guarded.http_address), "header_timeout") == before + 1
+
+
+@pytest.mark.parametrize("length", [2**64, MAX_REQUEST_BYTES + 1], ids=["2^64", "limit+1"])
+def test_a_content_length_over_the_limit_is_refused_at_once(guarded, length):
+    head = engine_info_request("127.0.0.1")[: -len("Content-Length: 2\r\n\r\n{}")]
+    with connect(guarded.http_address) as sock:
+        sock.sendall(head + f"Content-Length: {length}\r\n\r\n".encode())
+        answer = http.client.HTTPResponse(sock)
+        answer.begin()
+        # At once: the guarded server's body timeout would answer 408.
+        assert answer.status == 429
+        error = json.loads(answer.read())
+    assert error["code"] == "resource_exhausted"
+    assert error["message"] == (
+        f"the request is larger than {MAX_REQUEST_BYTES} bytes (Content-Length {length})"
+    )
+
+
+@pytest.mark.parametrize("length", ["007", "00"])
+def test_a_content_length_not_plain_decimal_is_refused_400(guarded, length):
+    head = engine_info_request("127.0.0.1")[: -len("Content-Length: 2\r\n\r\n{}")]
+    with connect(guarded.http_address) as sock:
+        sock.sendall(head + f"Content-Length: {length}\r\n\r\n{{}}".encode())
+        answer, _ = read_until_closed(sock, LATE_S)
+    assert answer.startswith(b"HTTP/1.1 400 ")
+    assert b"Content-Length must be a decimal number without leading zeros" in answer
+
+
 def test_content_length_with_transfer_encoding_is_refused_400(guarded):
     chunked = b"2\r\n{}\r\n0\r\n\r\n"
     head = (
@@ -307,6 +414,11 @@ def test_serve_flags_for_the_guard():
     assert args.http_header_timeout_s == 2.0
     args = build_parser().parse_args(["serve", "--max-http-connections", "5"])
     assert args.max_http_connections == 5 and args.allowed_hosts is None
+    args = build_parser().parse_args(["serve", "--max-http-connections-per-address", "3"])
+    assert args.max_http_connections_per_address == 3
+    assert ServerConfig().max_http_connections_per_address == 100
+    with pytest.raises(ValueError, match="max_http_connections_per_address"):
+        ServerConfig(max_http_connections_per_address=-1).resolved()
     with pytest.raises(ValueError, match="max_http_connections"):
         ServerConfig(max_http_connections=0).resolved()
     with pytest.raises(ValueError, match="timeouts"):
