@@ -377,7 +377,9 @@ def test_serve_passes_its_store_flags(monkeypatch, tmp_path):
     from council.server import app
 
     started = []
-    monkeypatch.setattr(app, "serve", lambda config, ready=None: started.append(config) or 0)
+    monkeypatch.setattr(
+        app, "serve", lambda config, ready=None, exit_process=False: started.append(config) or 0
+    )
     url = f"sqlite://{tmp_path}/games.sqlite3"
     assert main(["serve", "--no-rewind", "--game-store", url]) == 0
     assert (started[-1].no_rewind, started[-1].game_store) == (True, url)
