@@ -296,6 +296,24 @@ def _end_of_turn(
     winners = ", ".join(f"seat {q}" for q in after.winners())
     final = ", ".join(f"seat {q} {vp} VP" for q, vp in enumerate(scores_after))
     out.line(f"final scores: {final}; won by {winners}")
+    tie_break = _tie_break(a, scores_after, after.winners())
+    if tie_break:
+        out.line(tie_break)
+
+
+def _tie_break(a: dict, scores: list[int], winners: list[int]) -> str:
+    """What decided a tie for the most VP (RULINGS 9: the most assistants and politics cards
+    in hand, then a shared win); "" when no seat tied with the winner."""
+    top = max(scores)
+    tied = [q for q, vp in enumerate(scores) if vp == top]
+    if len(tied) < 2:
+        return ""
+    held = ", ".join(f"seat {q} {a['assistants'][q] + a['hand_n'][q]}" for q in tied)
+    seats = " and ".join(f"seat {q}" for q in tied)
+    said = f"tie-break: {seats} tied at {top} VP; assistants and politics cards held: {held}"
+    if len(winners) == 1:
+        return f"{said}: seat {winners[0]} holds the most and wins"
+    return f"{said}: still tied, a shared win"
 
 
 def _tiles(a: dict, q: int) -> list[tuple[str, int]]:

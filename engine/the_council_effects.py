@@ -87,7 +87,31 @@ def effects(
     if a["phase"] == tc.PHASES.index("over") and not known_only:
         final = ", ".join(f"seat {q} {points}" for q, points in enumerate(after.scores()))
         out.line(f"the empire collapses: final scores {final}")
+        tie_break = _tie_break(a, after.scores(), after.winners())
+        if tie_break:
+            out.line(tie_break)
     return out.message()
+
+
+def _tie_break(a: dict, scores: list[int], winners: list[int]) -> str:
+    """What decided a tie for the highest score (TC13: the lowest-ranked card revealed in the
+    last event, the earlier bidder at equal ranks; a shared win if none of them revealed
+    one); "" when no seat tied with the winner."""
+    top = max(scores)
+    tied = [q for q, points in enumerate(scores) if points == top]
+    if len(tied) < 2:
+        return ""
+    seats = " and ".join(f"seat {q}" for q in tied)
+    lowest = ", ".join(
+        f"seat {q} {'nothing' if a['low_card'][q] == tc.NO_CARD else tc.RANK_ORDER[a['low_card'][q]]}"
+        for q in tied
+    )
+    said = f"tie-break: {seats} tied at {top}; lowest card revealed in the last event: {lowest}"
+    if len(winners) > 1:
+        return f"{said}: none revealed a card, a shared win"
+    (winner,) = winners
+    equal = sum(a["low_card"][q] == a["low_card"][winner] for q in tied) > 1
+    return f"{said}: seat {winner} wins" + (" (it bid first)" if equal else "")
 
 
 def _resolves(b: dict, action: int) -> bool:

@@ -200,7 +200,7 @@ function keptGame() {
     over: game.over, scores: game.scores, winners: game.winners,
     log: lines.map((line) => line.textContent),
     secrets: secretsOf(game.secrets),
-    moves: game.moves, takebacks: game.takebacks,
+    moves: game.moves, takebacks: game.takebacks, finalLines: game.finalLines || [],
     history: game.history.slice(-UNDO_KEPT).map(({ moves, seat, logLines, secrets }) =>
       ({ moves, seat, logLines, secrets: secretsOf(secrets) })),
     startedAt: game.startedAt, hintsUsed: game.hintsUsed, endedAt: game.endedAt || 0,
@@ -242,6 +242,7 @@ async function resumeGame(kept) {
     over: Boolean(kept.over), scores: kept.scores || [], winners: kept.winners || [],
     startedAt: kept.startedAt || Date.now(), hintsUsed: kept.hintsUsed || 0, endedAt: kept.endedAt || 0,
     moves: Number.isInteger(kept.moves) ? kept.moves : null, takebacks: kept.takebacks || [],
+    finalLines: kept.finalLines || [],
   });
   const items = (kept.log || []).map((text) => {
     const item = document.createElement("li");
@@ -1310,6 +1311,10 @@ function showScores() {
     item.textContent = `${seatLabel(seat)}: ${points}${won}`;
     list.append(item);
   }
+  // A tie for the top: what decided it, in the rules' words (the game-ending move's line).
+  const tieBreak = (game.finalLines || []).find((line) => line.text.startsWith("tie-break: "));
+  $("tie-break").hidden = !tieBreak;
+  $("tie-break").textContent = tieBreak ? tieBreak.text.replace(/^tie-break: /, "Tie-break: ") : "";
   // What each score is made of, a line per seat, after the ranking.
   const breakdown = $("score-parts");
   breakdown.replaceChildren();

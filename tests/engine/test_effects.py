@@ -256,6 +256,48 @@ def test_the_final_scoring_awards():
     assert state.scores() == [16, 17 + 5 + 20 + 25 + 2 + 3]
 
 
+def _tied_end(assistants: tuple[int, int]):
+    """Seat 0 ends the last turn with both seats at 20 VP and no award to tell them apart;
+    `assistants` each, no politics cards."""
+    return (
+        Pos(players=2)
+        .vp(0, 20)
+        .vp(1, 20)
+        .assistants(0, assistants[0])
+        .assistants(1, assistants[1])
+        .hand(0)
+        .hand(1)
+        .end_trigger(1)
+        .turn(current=0, main_left=0, main_done=1)
+        .state()
+    )
+
+
+@pytest.mark.parametrize(
+    ("assistants", "winners", "last"),
+    [
+        ((2, 3), [1], "seat 0 2, seat 1 3: seat 1 holds the most and wins"),
+        ((3, 3), [0, 1], "seat 0 3, seat 1 3: still tied, a shared win"),
+    ],
+)
+def test_a_tie_for_the_most_vp_names_its_tie_break(assistants, winners, last):
+    state = _tied_end(assistants)
+    effects = applied(state, 0)
+    assert state.is_terminal() and state.winners() == winners
+    top = state.scores()[0]
+    assert state.scores() == [top, top]
+    assert effects.lines[-1].text == (
+        f"tie-break: seat 0 and seat 1 tied at {top} VP; assistants and politics cards held: {last}"
+    )
+
+
+def test_no_tie_break_line_without_a_tie():
+    state = Pos(players=2).vp(0, 30).vp(1, 20).end_trigger(1)
+    state = state.turn(current=0, main_left=0, main_done=1).state()
+    effects = applied(state, 0)
+    assert not any(line.text.startswith("tie-break") for line in effects.lines)
+
+
 # -- The Council --------------------------------------------------------------------------
 
 
@@ -271,6 +313,32 @@ def resolve(state, bids):
             state.apply(tcp.bid(x))
     state.apply(tcp.END_BID)
     return applied(state, tcp.reveal_mask(state, reveal))
+
+
+def test_the_council_a_tie_at_the_end_names_its_tie_break():
+    """Random 3-seat games until one ends in a tie for the highest score: its last line
+    names the tied seats, each one's lowest card of the last event and who won (TC13)."""
+    game = game_named("the-council")
+    for seed in range(400):
+        state, chooser = game.new_game(game.config_class(players=3), seed=seed), random.Random(seed)
+        while not state.is_terminal():
+            before = state.clone()
+            action = chooser.choice(state.legal_actions())
+            state.apply(action)
+        scores = state.scores()
+        if scores.count(max(scores)) > 1:
+            break
+    else:
+        pytest.fail("no tied game in 400")
+    last = action_effects(before, state, action, None).lines[-1].text
+    tied = [q for q, points in enumerate(scores) if points == max(scores)]
+    assert last.startswith(
+        "tie-break: " + " and ".join(f"seat {q}" for q in tied) + f" tied at {max(scores)}; "
+    )
+    if len(state.winners()) == 1:
+        assert f": seat {state.winners()[0]} wins" in last
+    else:
+        assert last.endswith("none revealed a card, a shared win")
 
 
 def test_the_council_event_succeeds():

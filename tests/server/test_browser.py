@@ -34,7 +34,7 @@ from google.protobuf import json_format
 
 from council.engine import _the_council as tc
 from council.engine.games import all_games
-from council.engine.serialize import state_from_proto, state_to_proto
+from council.engine.serialize import state_from_proto
 from council.server.app import start_server
 from council.server.config import ServerConfig
 from council.server.sealing import SealKeys
@@ -356,6 +356,11 @@ def _full_state(blob: str) -> pb.GameState:
     return KEYS.open(base64.b64decode(blob), ttl_s=3600).state
 
 
+def _last_action(blob: str) -> int:
+    """The move that made a blob: the last of its game's history."""
+    return KEYS.open(base64.b64decode(blob), ttl_s=3600).actions[-1]
+
+
 def _period(state: pb.GameState) -> tuple[int, int, int]:
     """Changes exactly when a draft round's picks or an event's reveals are revealed."""
     return state.the_council.hand, state.the_council.draft_round, state.the_council.events_done
@@ -389,11 +394,8 @@ def _the_council_secrets(replies: list[tuple[str, str, object]]) -> dict[str, in
             after = _full_state(blobs[0]["sealedState"])
             if before is not None and before.the_council.current != 0:  # a bot's move
                 position = state_from_proto(before)
-                (action,) = [
-                    a
-                    for a in position.legal_actions()
-                    if state_to_proto(position.child(a)) == after
-                ]
+                action = _last_action(blobs[0]["sealedState"])  # (the blob's history's)
+                assert position.is_legal(action)
                 text = position.action_to_text(action)
                 kind = text.split(" ")[0]
                 if method == "RecommendAction":
