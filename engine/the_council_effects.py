@@ -102,15 +102,15 @@ def _tie_break(a: dict, scores: list[int], winners: list[int]) -> str:
     if len(tied) < 2:
         return ""
     seats = " and ".join(f"seat {q}" for q in tied)
+    low = a["low_card"]
     lowest = ", ".join(
-        f"seat {q} {'nothing' if a['low_card'][q] == tc.NO_CARD else tc.RANK_ORDER[a['low_card'][q]]}"
-        for q in tied
+        f"seat {q} {'nothing' if low[q] == tc.NO_CARD else tc.RANK_ORDER[low[q]]}" for q in tied
     )
     said = f"tie-break: {seats} tied at {top}; lowest card revealed in the last event: {lowest}"
     if len(winners) > 1:
         return f"{said}: none revealed a card, a shared win"
     (winner,) = winners
-    equal = sum(a["low_card"][q] == a["low_card"][winner] for q in tied) > 1
+    equal = sum(low[q] == low[winner] for q in tied) > 1
     return f"{said}: seat {winner} wins" + (" (it bid first)" if equal else "")
 
 
