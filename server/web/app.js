@@ -1491,8 +1491,48 @@ function readSeats() {
     s.value === "human" ? { kind: "human" } : { kind: "bot", preset: s.value });
 }
 
+// -- One game, one tab in charge --------------------------------------------------------------
+
+// Every tab of this page keeps its game in the same storage. The tab opened (or taken over)
+// last is in charge; another tab of the page is told so, stops playing (its controls inert)
+// and offers "Play here", which takes the game over from storage, the other tab's moves
+// included. So two tabs never fork a game silently, and no move is lost.
+const TAB_ID = Math.random().toString(36).slice(2);
+const tabs = "BroadcastChannel" in window ? new BroadcastChannel("council-ai.page") : null;
+
+function claimGame() {
+  tabs?.postMessage({ type: "claim", tab: TAB_ID });
+  setPassive(false);
+}
+
+function setPassive(passive) {
+  $("other-tab").hidden = !passive;
+  for (const part of [document.querySelector("main"), document.querySelector("header")]) part.inert = passive;
+  if (!passive) return;
+  game.generation++; // this tab's bot move or hint under way is dropped
+  clearActions();
+  setStatus("This game is being played in another tab");
+}
+
+async function takeOver() {
+  claimGame();
+  const kept = readStored(STORAGE.game);
+  try {
+    if (kept.blob) await resumeGame(kept);
+    else await newGame();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+tabs?.addEventListener("message", ({ data }) => {
+  if (data && data.type === "claim" && data.tab !== TAB_ID) setPassive(true);
+});
+
 document.addEventListener("DOMContentLoaded", async () => {
   seatChoices();
+  $("take-over").addEventListener("click", takeOver);
+  claimGame();
   $("seat-count").addEventListener("change", seatChoices);
   $("game-choice").addEventListener("change", seatCounts);
   $("new-game").addEventListener("submit", async (event) => {

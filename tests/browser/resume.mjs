@@ -3,7 +3,8 @@
 // Driven with tests/server/test_browser_page.py over stdin/stdout: a line "@@stop" asks it to
 // stop the server and "@@start" to start it again on the same port (same seal keys); it
 // answers a line once done. Plays Council of Four (2 seats, a casual bot) with the Bot speed
-// setting "instant" (no ?bot_delay_ms), reloads mid-game, stops the server before a move and
+// setting "instant" (no ?bot_delay_ms), reloads mid-game, opens a second tab of the game
+// (which takes charge) and takes it back, stops the server before a move and
 // starts it again, saves the game to a file, opens it again, asks for a New game (kept, then
 // left); then The Council (3 seats) up to seat 0's first reveal, chosen by toggling cards,
 // and on to the next hand's draft. Prints one JSON line of what it saw.
@@ -62,6 +63,26 @@ await withPage(base, async (page, seen) => {
   seen.reloadSame = Object.fromEntries(Object.keys(before).map((k) => [k, before[k] === after[k] || JSON.stringify(before[k]) === JSON.stringify(after[k])]));
   seen.botSpeedAfterReload = await page.locator("#bot-speed").inputValue();
   seen.delayAfterReload = await page.evaluate(() => botDelayMs());
+
+  // A second tab of the game: the first is told and stops playing; a move in the second;
+  // "Play here" in the first takes the game over with that move, and the second is told.
+  const second = await page.context().newPage();
+  await second.goto(`${base}/`);
+  await second.locator(BUTTONS).first().waitFor();
+  await page.locator("#other-tab").waitFor({ state: "visible" });
+  seen.firstTabTold = await page.locator("#other-tab").textContent();
+  seen.firstTabInert = await page.evaluate(() => document.querySelector("main").inert);
+  seen.firstTabActions = await page.locator(BUTTONS).count();
+  await play(second, 1);
+  const moved = await position(second);
+  await page.locator("#take-over").click();
+  await page.locator(BUTTONS).first().waitFor();
+  await second.locator("#other-tab").waitFor({ state: "visible" });
+  const taken = await position(page);
+  seen.takenOverWithTheMove = taken.blob === moved.blob && taken.log.join("|") === moved.log.join("|")
+    && moved.log.length > after.log.length;
+  seen.secondTabInert = await second.evaluate(() => document.querySelector("main").inert);
+  await second.close();
 
   // The server stops: the move waits, "Connection lost", and goes on once it is back.
   await ask("stop");

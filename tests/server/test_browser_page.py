@@ -8,7 +8,8 @@ Council (5 seats) at seat 0's first bid: no sideways scrolling, no text on scree
 actions near the top on a phone and where they were after a hint, the seats' panels whole.
 
 Never losing a game: the Bot speed setting (instant, kept), a reload mid-game resumes the
-same position and log, a server stopped mid-game shows "Connection lost — retrying in N s"
+same position and log, a second tab of the game is in charge and the first is told (a move
+in the second is kept when the first takes over), a server stopped mid-game shows "Connection lost — retrying in N s"
 and the game goes on once the server is back on the same port with the same
 $XDG_STATE_HOME (its seal keys), Save game / Open game, New game asking first; and The
 Council's reveal chosen by toggling cards, its last event's bids gone at the next draft.
@@ -143,6 +144,10 @@ def test_the_page_never_loses_a_game(node, chromium, tmp_path):
     # A reload: the same position, log, board, status and actions.
     assert seen["logBeforeReload"] >= 6
     assert seen["reloadSame"] == dict.fromkeys(("log", "blob", "board", "status", "actions"), True)
+    # A second tab: the first is told and plays nothing; taking over keeps the second's move.
+    assert "open in another tab" in seen["firstTabTold"] and seen["firstTabInert"]
+    assert seen["firstTabActions"] == 0
+    assert seen["takenOverWithTheMove"] and seen["secondTabInert"]
     # The server stopped and started again: the lost connection said, retried with a longer
     # wait each time, and the move made once it was back (a human's and the bot's reply).
     assert seen["connectionLost"].startswith("Connection lost — retrying in ")
