@@ -39,52 +39,34 @@ lint: $(STAMP)
 debug-build: $(STAMP)
 	COUNCIL_CYTHON_DEBUG=1 $(PY) setup.py -q build --build-base build/debug --build-lib $(DEBUG_LIB)
 
+# A Debian package installed with apt-get when its program is missing, as root or through
+# sudo: $(call apt_install,PROGRAM,PACKAGE,WHAT IT IS FOR).
+apt_install = command -v $(1) >/dev/null 2>&1 || [ -x /usr/sbin/$(1) ] || [ -x /usr/bin/$(1) ] || { \
+	if [ "$$(id -u)" = 0 ]; then sudo=; \
+	elif command -v sudo >/dev/null 2>&1; then sudo=sudo; \
+	else echo "make: $(1) is missing; install it as root:" \
+		"apt-get install --no-install-recommends $(2)" >&2; exit 1; fi; \
+	command -v apt-get >/dev/null 2>&1 || { echo "make: $(1) is missing and there is" \
+		"no apt-get: install $(2)" >&2; exit 1; }; \
+	echo "make: installing Debian's $(2) for $(3)"; \
+	$$sudo apt-get update -q && \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(2); }
+
 # Debian's chromium for the browser tests (tests/server/test_browser.py, driven by Playwright-core
-# from tests/browser, which downloads no browser): installed with apt-get when missing, as root
-# or through sudo.
+# from tests/browser, which downloads no browser), unless COUNCIL_CHROMIUM names one.
 browser:
-	@[ -n "$$COUNCIL_CHROMIUM" ] || command -v chromium >/dev/null 2>&1 || { \
-		if [ "$$(id -u)" = 0 ]; then sudo=; \
-		elif command -v sudo >/dev/null 2>&1; then sudo=sudo; \
-		else echo "make browser: chromium is missing; install it as root:" \
-			"apt-get install --no-install-recommends chromium" >&2; exit 1; fi; \
-		command -v apt-get >/dev/null 2>&1 || { echo "make browser: chromium is missing and" \
-			"there is no apt-get: install Chromium, or set COUNCIL_CHROMIUM to one" >&2; exit 1; }; \
-		echo "make browser: installing Debian's chromium for the browser tests"; \
-		$$sudo apt-get update -q && \
-		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; }
+	@[ -n "$$COUNCIL_CHROMIUM" ] || $(call apt_install,chromium,chromium,the browser tests)
 
 # Debian's nginx, the proxy of docs/deploy.md and of tests/deploy/test_balancer.py (which
-# starts its own, unprivileged, never the system's service): installed with apt-get when
-# missing, as root or through sudo, as `browser` does.
+# starts its own, unprivileged, never the system's service).
 nginx:
-	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
-		if [ "$$(id -u)" = 0 ]; then sudo=; \
-		elif command -v sudo >/dev/null 2>&1; then sudo=sudo; \
-		else echo "make nginx: nginx is missing; install it as root:" \
-			"apt-get install --no-install-recommends nginx" >&2; exit 1; fi; \
-		command -v apt-get >/dev/null 2>&1 || { echo "make nginx: nginx is missing and" \
-			"there is no apt-get: install nginx" >&2; exit 1; }; \
-		echo "make nginx: installing Debian's nginx for the deployment tests"; \
-		$$sudo apt-get update -q && \
-		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nginx; }
+	@$(call apt_install,nginx,nginx,the deployment tests)
 
 # Debian's redis-server, the shared game store of `serve --no-rewind` across replicas
 # (council.server.game_store, docs/service.md) and of tests/server/test_game_store.py (which
-# starts its own, unprivileged, never the system's service): installed with apt-get when
-# missing, as root or through sudo, as `nginx` does.
+# starts its own, unprivileged, never the system's service).
 redis:
-	@command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || { \
-		if [ "$$(id -u)" = 0 ]; then sudo=; \
-		elif command -v sudo >/dev/null 2>&1; then sudo=sudo; \
-		else echo "make redis: redis-server is missing; install it as root:" \
-			"apt-get install --no-install-recommends redis-server" >&2; exit 1; fi; \
-		command -v apt-get >/dev/null 2>&1 || { echo "make redis: redis-server is missing and" \
-			"there is no apt-get: install Redis" >&2; exit 1; }; \
-		echo "make redis: installing Debian's redis-server for the game store's tests"; \
-		$$sudo apt-get update -q && \
-		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-			redis-server; }
+	@$(call apt_install,redis-server,redis-server,the game store's tests)
 
 # Replicas of the service behind nginx on this machine (docs/deploy.md): gRPC on
 # 127.0.0.1:50051 and HTTP on 127.0.0.1:8080 through nginx, the config rendered into
