@@ -84,10 +84,13 @@ more rarely still; Kuhn poker's few decisions each weigh much more (a wrong fold
 costs 0.2 and more). A loss in win probability is small where the game is already decided
 (a seat with no chance left has little to lose), as in chess reviews.
 
-**Points thresholds** (``POINTS_THRESHOLDS``, per game, in its unit) were chosen the same way
+**Points thresholds** (``POINTS_THRESHOLDS``, per game, in its unit) were chosen the same way,
+from strong play's decisions in decided positions, where points are judged
 (``bench/review_thresholds.py`` prints the percentiles of ``points_lost`` beside those of
-``loss``): an inaccuracy from strong play's 95th percentile of points lost, a mistake from
-about its 99th, a blunder past its 99.5th; the figures are in docs/review.md.
+``loss``, over decided positions too), reviewed at the casual budget: an inaccuracy at or
+past strong play's 95th percentile, a mistake at about its 99th, a blunder at about its
+99.5th. Kuhn poker's are the win-probability thresholds in chips (its win probability is
+``(chips + 2) / 4``). The figures are in docs/review.md.
 
 **Accuracy** (``SeatSummary.accuracy``, 0..100) is lichess's move accuracy taken over win
 probability instead of chess's win percentage: a decision of ``severity`` (0..1) scores
@@ -522,15 +525,19 @@ _UNNAMED_STEPS = 3
 
 def _line_seats(root: Any, line: Sequence[int], seed: int) -> tuple[int, ...]:
     """The seat taking each action of a line from ``root`` (a view or a full state), as far
-    as a determinization drawn with the search's seed plays it: a step the line leaves out
-    is settled by the first legal action, so that the next action's seat is found."""
+    as a determinization drawn with the search's seed plays it: a step of the same seat's
+    that the line leaves out (a payment) is settled by the first legal action, so that the
+    next action's seat is found."""
     world = root.determinize(seed) if root.is_view else root.clone()
     seats = []
     for action in line:
         for _ in range(_UNNAMED_STEPS):
             if world.is_terminal() or world.is_legal(action):
                 break
+            mover = world.current_player
             world.apply(world.legal_actions()[0])
+            if world.current_player != mover:  # not a step of the same seat's: lost track
+                return tuple(seats)
         if world.is_terminal() or not world.is_legal(action):
             break
         seats.append(world.current_player)

@@ -200,10 +200,12 @@ def format_table(reviews, summaries, record, *, hindsight: bool = False, game: s
     lines = []
     if hindsight:
         lines.append("hindsight: every hand known (an after-game study, not the seats' view)")
-    lines.append(
-        f"points: {unit}, the expected final score margin (the seat's score less the best "
-        "other seat's)"
+    meaning = (
+        "the seat's expected winnings"
+        if unit == "chips"
+        else "the seat's expected final score less the best other seat's"
     )
+    lines.append(f"points: {unit}, {meaning}")
     lines.append(
         f"{'move':>4}  {'seat':>4}  {'played':<28}  {'best':<28}  {'win%':>5}  {'win loss':>8}  "
         f"{'pts lost':>8}  label"
@@ -291,13 +293,29 @@ def plot_review(reviews, path: str, *, title: str = "", game: str = "") -> None:
             axes.set_ylabel(ylabel)
             axes.grid(alpha=0.3)
         worst = sorted((r for r in reviews if r.label), key=lambda r: -r.severity)
-        for r in worst[:_NAMED_ON_PLOT]:
+        named = []
+        for rank, r in enumerate(worst[:_NAMED_ON_PLOT], start=1):  # numbered, told below
             bottom.annotate(
-                f"{_cut(r.played_text, 20)} → {_cut(r.best_text, 20)} (-{r.points_lost:.1f})",
+                str(rank),
                 (r.index, r.points_best),
+                xytext=(4, 4),
                 textcoords="offset points",
-                xytext=(4, 8),
+                fontsize="small",
+                weight="bold",
+            )
+            named.append(
+                f"{rank}: move {r.index}, {_cut(r.played_text, 24)}; better "
+                f"{_cut(r.best_text, 24)} ({r.points_lost:.1f} {unit} lost)"
+            )
+        if named:
+            bottom.text(
+                0.01,
+                0.03,
+                "\n".join(named),
+                transform=bottom.transAxes,
                 fontsize="x-small",
+                va="bottom",
+                bbox={"facecolor": "white", "alpha": 0.8, "edgecolor": "grey"},
             )
         top.set_ylim(0, 1)
         bottom.axhline(0, color="grey", linewidth=0.8)
