@@ -529,7 +529,7 @@ def _line_seats(root: Any, line: Sequence[int], seed: int) -> tuple[int, ...]:
     that the line leaves out (a payment) is settled by the first legal action, so that the
     next action's seat is found."""
     world = root.determinize(seed) if root.is_view else root.clone()
-    seats = []
+    seats: list[int] = []
     for action in line:
         for _ in range(_UNNAMED_STEPS):
             if world.is_terminal() or world.is_legal(action):
