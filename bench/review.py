@@ -20,15 +20,25 @@ Plays seeded games, records them (``council.engine.record``), reviews every seat
   over the search-vs-search games and over each side of the search-vs-random ones (a
   review's probability assumes good play from then on, so the random seat's is expected to
   be too high); with matplotlib and ``--plot``, a reliability plot (PNG);
+* ``planted``: sensitivity. Games of search seats only (``--planted-games`` of each game of
+  ``--planted-in``, at the game's table size) where one seat's decisions are, with
+  probability ``--planted-share``, replaced by a random legal action (``random``) or, in a
+  second set of games, by the worst of its own search's candidates (``worst``: the lowest
+  mean reward among the visited root actions). Each game is reviewed at every budget of
+  ``--budgets``; per game, kind and budget: the planted seat's decisions that were planted
+  and flagged (any label), ``recall`` (flagged planted / planted) and ``precision``
+  (planted flagged / flagged), in decided positions (win probability before the move
+  outside ``OPEN``) and open ones, and each side's accuracy (the planted seat's against
+  the other seats');
 * ``cost``: seconds per reviewed game (every seat) at each budget of ``--budgets`` (preset
   names or iteration counts), over the first games played: wall-clock and this process's
   CPU time (the figure to read on a machine shared with other jobs).
 
-Decisions are moves with more than one legal action that are not consequence steps (the
-ones ``summarize`` counts). One process, one search thread: the seconds are one core's.
+Decisions are moves with more than one legal action (the ones ``summarize`` counts). One
+process, one search thread: the seconds are one core's.
 
     python bench/review.py > bench/results/review.json   # the full run: 20 games a kind, 3 seeds
-    python bench/review.py --quick                       # under a minute
+    python bench/review.py --quick                       # a few minutes
     python bench/review.py --games 6 --seeds 3 --plot docs/review-calibration.png
 """
 
@@ -52,14 +62,17 @@ from council.engine.games import game_named
 from council.engine.record import RecordedPlayer, record_of
 from council.mcts import review as review_module
 from council.mcts.agents import agent_label, parse_agent
-from council.mcts.arena import play_capped
+from council.mcts.arena import MAX_ACTIONS, MAX_TURNS, cap_reason, play_capped
+from council.mcts.games import search_game
 from council.mcts.review import LABELS, THRESHOLDS, MoveReview, review_game, summarize
 from council.mcts.search import SearchLimits, default_config
 from council.server.presets import PRESETS
 
 NAMED = LABELS[1:]  # the labels proper ("" is none)
 PERCENTILES = (50, 75, 90, 95, 99)
-OPEN = (0.1, 0.9)  # win probability before the move of a game still open
+# Planted games per --planted-games, by game: a Kuhn poker game is one or two decisions a seat.
+PLANTED_GAMES_FACTOR = {"kuhn-poker": 10}
+OPEN = review_module.OPEN  # win probability before the move of a game still open
 
 
 def preset_budget(game: str, name: str) -> tuple[int, dict]:
@@ -103,7 +116,11 @@ def review(record, iterations: int, settings: dict, seed: int) -> list[MoveRevie
 
 
 def is_decision(r: MoveReview) -> bool:
-    return not (r.only_move or r.forced)
+    return not r.only_move
+
+
+def is_open(r: MoveReview) -> bool:
+    return not r.decided
 
 
 def label_rates(reviews: Sequence[MoveReview]) -> dict:
@@ -116,12 +133,21 @@ def label_rates(reviews: Sequence[MoveReview]) -> dict:
     }
     # Once a game is all but decided every move keeps the seat's chance near 0 or 1, so
     # loses next to nothing: the loss over the decisions taken while the game was open.
-    open_ = [r for r in decided if OPEN[0] <= r.win_probability_before <= OPEN[1]]
+    open_ = [r for r in decided if is_open(r)]
     out["open_decisions"] = len(open_)
     out["open_average_loss"] = round(sum(r.loss for r in open_) / len(open_), 4) if open_ else 0.0
+    out["average_points_lost"] = round(sum(r.points_lost for r in decided) / n, 3) if n else 0.0
     counts = {name: sum(r.label == name for r in decided) for name in NAMED}
     out["counts"] = counts
     out["rate_per_decision"] = {k: round(v / n, 4) if n else 0.0 for k, v in counts.items()}
+    out["mistake_or_blunder_rate"] = (
+        round((counts["mistake"] + counts["blunder"]) / n, 4) if n else 0.0
+    )
+    out["accuracy"] = (
+        round(statistics.mean(review_module.accuracy_of_loss(r.severity) for r in decided), 1)
+        if n
+        else 100.0
+    )
     return out
 
 
@@ -248,6 +274,98 @@ def seed_check(by_seed: list[list[MoveReview]]) -> dict:
     }
 
 
+def play_planted(
+    game: str, player: str, seed: int, share: float, kind: str
+) -> tuple[object, int, set[int]]:
+    """A game of ``player`` in every seat in which one seat (``seed`` mod the seats) plays,
+    at each decision with probability ``share``, a random legal action other than the
+    search's choice (``kind`` "random") or the worst of its search's visited candidates
+    ("worst") instead of the search's choice: (record, that seat, the indices of the
+    planted moves)."""
+    import random
+
+    seats = search_game(game).table_size
+    config = game_named(game).config_class(players=seats).validate()
+    agent = parse_agent(player, game)
+    planted_seat, draw = seed % seats, random.Random(seed * 31 + 7)
+    state, played, planted = config.new_game(seed), [], set()
+    adjudicated = False
+    while not state.is_terminal():
+        if cap_reason(state, len(played), MAX_TURNS, MAX_ACTIONS) is not None:
+            adjudicated = True
+            break
+        seat, view = state.current_player, state.view(state.current_player)
+        move_seed = (seed * 7919 + len(played)) & 0xFFFFFFFF
+        legal = state.legal_actions()
+        if seat == planted_seat and len(legal) > 1 and draw.random() < share:
+            result = agent.analyse(view, move_seed)
+            if kind == "random":  # any legal action but the one the seat would have played
+                action = draw.choice([a for a in legal if a != result.action])
+            else:
+                visited = [c for c in result.candidates if c.visits > 0]
+                action = min(visited, key=lambda c: c.mean_reward).action
+            planted.add(len(played))
+        else:
+            action = agent.act(view, move_seed)
+        state.apply(action)
+        played.append(action)
+    names = [RecordedPlayer(agent_label(agent), player) for _ in range(seats)]
+    record = record_of(config.new_game(seed), played, names, adjudicated=adjudicated)
+    return record, planted_seat, planted
+
+
+def planted_check(args, player_budget: str, budgets: list[str]) -> dict:
+    """The ``planted`` check (the module's docstring): per game, kind and review budget."""
+    out: dict = {}
+    for game in args.planted_in:
+        player = search_spec(*preset_budget(game, player_budget))
+        per_kind: dict = {}
+        for kind in ("random", "worst"):
+            games = [
+                play_planted(game, player, args.seed + 20_000 + g, args.planted_share, kind)
+                for g in range(args.planted_games * PLANTED_GAMES_FACTOR.get(game, 1))
+            ]
+            per_budget: dict = {}
+            for name in budgets:
+                iterations, settings = preset_budget(game, name)
+                mine, others = [], []
+                tallies = {
+                    part: {"planted": 0, "flagged": 0, "planted_flagged": 0}
+                    for part in ("decided", "open", "all")
+                }
+                for record, seat, planted in games:
+                    for r in review(record, iterations, settings, 0):
+                        if not is_decision(r):
+                            continue
+                        (mine if r.seat == seat else others).append(r)
+                        if r.seat != seat:
+                            continue
+                        was, flagged = r.index in planted, bool(r.label)
+                        for part in ("open" if is_open(r) else "decided", "all"):
+                            tallies[part]["planted"] += was
+                            tallies[part]["flagged"] += flagged
+                            tallies[part]["planted_flagged"] += was and flagged
+                for tally in tallies.values():
+                    hit = tally["planted_flagged"]
+                    tally["recall"] = round(hit / tally["planted"], 3) if tally["planted"] else None
+                    tally["precision"] = (
+                        round(hit / tally["flagged"], 3) if tally["flagged"] else None
+                    )
+                per_budget[name] = {
+                    "iterations": iterations,
+                    **tallies,
+                    "planted_seat": label_rates(mine),
+                    "other_seats": label_rates(others),
+                }
+            per_kind[kind] = {
+                "games": len(games),
+                "planted_moves": sum(len(p) for _, _, p in games),
+                "budgets": per_budget,
+            }
+        out[game] = {"player_spec": player, "share": args.planted_share, **per_kind}
+    return out
+
+
 def plot_reliability(tables: dict, path: str) -> None:
     import matplotlib
 
@@ -299,17 +417,58 @@ def main(argv=None) -> int:
     parser.add_argument("--cost-games", type=int, default=2, help="games reviewed per budget")
     parser.add_argument("--plot", help="write the reliability plot (PNG) here")
     parser.add_argument(
+        "--planted-in",
+        nargs="+",
+        default=["council-of-four", "the-council", "kuhn-poker"],
+        help="the games of the planted-mistakes check",
+    )
+    parser.add_argument(
+        "--planted-games", type=int, default=10, help="planted games of each game and kind"
+    )
+    parser.add_argument(
+        "--planted-share",
+        type=float,
+        default=1 / 3,
+        help="the share of the planted seat's decisions replaced",
+    )
+    parser.add_argument(
+        "--planted-player",
+        default="strong",
+        help="the planted games' search seats: a preset name or iterations",
+    )
+    parser.add_argument(
+        "--only-planted", action="store_true", help="run the planted-mistakes check alone"
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
-        help="under a minute: 2 games of each kind, players at 300 iterations, "
-        "review at 1000, 2 seeds, budgets beginner,casual, 1 cost game",
+        help="a few minutes: 2 games of each kind, players at 300 iterations, "
+        "review at 1000, 2 seeds, budgets beginner,casual, 1 cost game, 2 planted games",
     )
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.player_iterations, args.review = 2, "300", "1000"
         args.seeds, args.budgets, args.cost_games = 2, "beginner,casual", 1
+        args.planted_games = 2
     began = time.perf_counter()
     game, n = args.game, args.players
+    if args.only_planted:
+        budgets = [name.strip() for name in args.budgets.split(",")]
+        report = {
+            "thresholds": THRESHOLDS,
+            "points_thresholds": review_module.POINTS_THRESHOLDS,
+            "review_source_sha256": hashlib.sha256(
+                Path(review_module.__file__).read_bytes()
+            ).hexdigest()[:12],
+            "planted": planted_check(args, args.planted_player, budgets),
+            "command": "python bench/review.py "
+            + " ".join(argv if argv is not None else sys.argv[1:]),
+            "seconds_total": round(time.perf_counter() - began, 1),
+            "cpu_seconds_total": round(time.process_time(), 1),
+            "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
+        }
+        print(json.dumps(report, indent=2))
+        return 0
 
     player = search_spec(*preset_budget(game, args.player_iterations))
     review_iterations, review_settings = preset_budget(game, args.review)
@@ -388,10 +547,15 @@ def main(argv=None) -> int:
             }
         )
 
+    planted = planted_check(
+        args, args.planted_player, [name.strip() for name in args.budgets.split(",")]
+    )
+
     report = {
         "game": game,
         "players": n,
         "thresholds": THRESHOLDS,
+        "points_thresholds": review_module.POINTS_THRESHOLDS,
         # Which version of the review was measured (its method is still being refined).
         "review_source_sha256": hashlib.sha256(
             Path(review_module.__file__).read_bytes()
@@ -402,6 +566,7 @@ def main(argv=None) -> int:
         "search_vs_random": check_random,
         "search_vs_search": check_search,
         "seed_stability": check_seeds,
+        "planted": planted,
         "calibration": tables,
         "reliability_plot": plotted,
         "cost": cost,

@@ -1,5 +1,6 @@
 """The review of a whole recorded game: for each move of the chosen seats, how much win
-probability it gave away, judged from what that seat knew when it chose.
+probability and how many points of final score margin it gave away, judged from what that
+seat knew when it chose.
 
 ``review_game`` replays a ``council.v1.GameRecord`` (validated by
 ``council.engine.record.replay``) and yields one ``MoveReview`` per move of the seats asked
@@ -17,16 +18,21 @@ those reviews carry ``hindsight=True`` and are not a judgement of the decision a
 
 **The method, per move** (seat ``s`` to move, ``N`` the iterations of ``limits``):
 
-1. *Only move*: a single legal action. There is nothing to choose: loss 0, no label; its
-   win probabilities are those of the search's short look at it (the search spends
+1. *Only move*: a single legal action. There is nothing to choose: loss 0, no label
+   (``only_move``; ``forced`` is the same flag, its older name); its win probabilities are
+   those of the search's short look at it (the search spends
    ``council.mcts.search.FORCED_MOVE_ITERATIONS`` on such a position, whatever the budget).
+   Every other move is a decision and is judged, payments and bonus or token choices
+   included (a payment among 13 ways to pay is a choice of which cards to keep).
 2. *Search*: the position from ``s``'s view, with ``limits``. ``win_probability_before`` is
    the search's value of the position for ``s``: the visit-weighted mean of its root
    candidates' win probabilities (the Monte Carlo estimate of the root). The best move is
    the search's choice (the most visited action), ``win_probability_best`` its candidate's
-   win probability, ``line`` the principal variation's texts as ``s``'s view names them.
-3. *The played move*, if it is not the best: its win probability is read from the root
-   candidates when the search gave it at least ``READ_VISITS`` visits and at least
+   win probability and ``points_best`` its expected final score margin (``vp_margin``: the
+   seat's score less the best other seat's, in the game's unit, ``POINTS_UNITS``), ``line``
+   the principal variation's texts as ``s``'s view names them.
+3. *The played move*, if it is not the best: its win probability and points are read from
+   the root candidates when the search gave it at least ``READ_VISITS`` visits and at least
    ``READ_SHARE`` of the best move's visits (an estimate from comparable evidence).
    Otherwise (a move the search hardly or never tried, as a poor move usually is) a second
    search of the same view is *forced through the played move*: every iteration takes it at
@@ -34,14 +40,24 @@ those reviews carry ``hindsight=True`` and are not a judgement of the decision a
    best move got (at least ``MIN_FORCED_ITERATIONS``), so both moves are valued on the same
    amount of evidence, from the same view with the same seed (the hidden cards and the
    draws after the move are sampled, never read from the record).
-4. ``loss = max(0, win_probability_best - win_probability_played)``; a played move that
-   scores above the best found has lost nothing.
-5. *Forced*: a consequence step, what an earlier choice obliges the seat to settle (Council
-   of Four's payments and bonus or token choices: each game's
-   ``council.engine.games.Game.consequence_kinds``; The Council and Kuhn poker have none).
-   It is searched and its loss shown, but never labelled, and it is left out of the
-   summary: the decision that mattered was the one that led to it.
-6. The label: the most severe of ``THRESHOLDS`` the loss reaches ("" for none).
+4. ``loss = max(0, win_probability_best - win_probability_played)`` and ``points_lost =
+   max(0, points_best - points_played)``; a played move that scores above the best found
+   has lost nothing.
+5. The label: the most severe that ``severity`` reaches on ``THRESHOLDS``. While the game
+   is open (the seat's win probability before the move in ``OPEN``) ``severity`` is
+   ``loss``; once it is decided, the larger of ``loss`` and ``points_lost`` read as the
+   win-probability loss of the same label (``points_as_loss``, through each game's
+   ``POINTS_THRESHOLDS``), so whichever says more labels the move. Win probability
+   saturates once a game is decided (a seat with no chance left has none to lose), the
+   score margin does not: a random payment in a lost game still throws away cards, and
+   the points say so (as KaTrain and KataGo judge go moves by points lost as well as by
+   win rate). In an open game the points are shown but not judged: there the search plays
+   for the win, and strong play's points differences between its moves are several VP
+   (its 95th percentile in Council of Four, docs/review.md) where a random move's median
+   is under one, so points would blame sound moves; win probability tells them apart.
+   The review's searches give the score margin a share ``REVIEW_MARGIN_WEIGHT`` of their
+   reward (KataGo's score utility): with none, a search in a decided game, where every
+   move's chance is near 0 or 1, picks its best move among them by chance, not by points.
 
 A review is seeded: each decision's searches use a seed derived from ``seed`` and the move's
 index, so the same record, seats, limits (iterations, no time limit) and seed give the same
@@ -68,14 +84,23 @@ more rarely still; Kuhn poker's few decisions each weigh much more (a wrong fold
 costs 0.2 and more). A loss in win probability is small where the game is already decided
 (a seat with no chance left has little to lose), as in chess reviews.
 
+**Points thresholds** (``POINTS_THRESHOLDS``, per game, in its unit) were chosen the same way,
+from strong play's decisions in decided positions, where points are judged
+(``bench/review_thresholds.py`` prints the percentiles of ``points_lost`` beside those of
+``loss``, over decided positions too), reviewed at the casual budget: an inaccuracy at or
+past strong play's 95th percentile, a mistake at about its 99th, a blunder at about its
+99.5th. Kuhn poker's are the win-probability thresholds in chips (its win probability is
+``(chips + 2) / 4``). The figures are in docs/review.md.
+
 **Accuracy** (``SeatSummary.accuracy``, 0..100) is lichess's move accuracy taken over win
-probability instead of chess's win percentage: a decision losing ``loss`` (0..1) scores
+probability instead of chess's win percentage: a decision of ``severity`` (0..1) scores
 ``clamp(103.1668 * exp(-4.354 * loss) - 3.1668, 0, 100)`` (lichess's
 ``103.1668 * exp(-0.04354 * points) - 3.1669`` over percentage points, its offset moved by
 0.0001 so that no loss scores exactly 100; about 80 for a loss of 0.05, 64 for 0.10, 40 for
 0.20, about 0 from 0.8); a seat's accuracy is the mean over its
-decisions (moves neither only moves nor forced). A seat with no such decision scores 100.
-``average_loss`` is the mean loss over the same decisions, ``counts`` the labels among them.
+decisions (moves that are not only moves). A seat with no such decision scores 100.
+``average_loss`` is the mean loss over the same decisions, ``average_points_lost`` the mean
+points lost, ``counts`` the labels among them.
 
 >>> from council.engine.games import game_named
 >>> from council.engine.record import record_of
@@ -96,6 +121,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 import time
@@ -118,13 +144,18 @@ from council.mcts.search import (
 __all__ = [
     "LABELS",
     "MIN_FORCED_ITERATIONS",
+    "OPEN",
+    "POINTS_THRESHOLDS",
+    "POINTS_UNITS",
     "READ_SHARE",
     "READ_VISITS",
+    "REVIEW_MARGIN_WEIGHT",
     "THRESHOLDS",
     "MoveReview",
     "SeatSummary",
     "accuracy_of_loss",
     "label_of",
+    "points_as_loss",
     "review_game",
     "review_to_json",
     "summarize",
@@ -135,6 +166,34 @@ LABELS = ("", "inaccuracy", "mistake", "blunder")  # "" = no label
 # Loss (in win probability, 0..1) at or above which each label applies: how they were
 # chosen is in the module's docstring.
 THRESHOLDS: dict[str, float] = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.15}
+
+# Each game's points: (unit, factor from the search's vp_margin). The margin is the seat's
+# score less the best other seat's; Kuhn poker's is a two-seat zero-sum chip count, so the
+# seat's own chips are half of it.
+POINTS_UNITS: dict[str, tuple[str, float]] = {
+    "council-of-four": ("VP", 1.0),
+    "the-council": ("points", 1.0),
+    "kuhn-poker": ("chips", 0.5),
+}
+
+# Points lost (in each game's unit) at or above which each label applies, chosen from data
+# as THRESHOLDS were (the module's docstring, docs/review.md).
+POINTS_THRESHOLDS: dict[str, dict[str, float]] = {
+    "council-of-four": {"inaccuracy": 0.2, "mistake": 6.0, "blunder": 15.0},
+    "the-council": {"inaccuracy": 0.7, "mistake": 1.2, "blunder": 2.0},
+    # Kuhn poker's win probability is its chips rescaled, (chips + 2) / 4: the same
+    # thresholds as THRESHOLDS, in chips.
+    "kuhn-poker": {"inaccuracy": 0.2, "mistake": 0.4, "blunder": 0.6},
+}
+
+# A game is open while the seat's win probability before its move is in this range, and
+# decided outside it: there win probability has saturated and only points tell moves apart.
+OPEN = (0.1, 0.9)
+
+# The least share of the review's search reward given to the score margin (SearchConfig.
+# margin_weight): with none, a search in a decided game (every move's win probability near 0
+# or 1) picks among the moves by chance and its best move keeps no more points than another.
+REVIEW_MARGIN_WEIGHT = 0.25
 
 # The played move's win probability is read from the search's root candidates when it got
 # at least this many visits and this share of the best move's; otherwise it is searched on
@@ -163,24 +222,45 @@ class MoveReview:
     win_probability_before: float  # the seat's, from what it knew then (or hindsight)
     win_probability_best: float
     win_probability_played: float
-    loss: float  # max(0, best - played)
-    label: str  # one of LABELS
-    only_move: bool  # a single legal action
-    forced: bool  # a consequence step (pay, bonus choice...), marked, never labelled
+    loss: float  # in win probability: max(0, best - played)
+    label: str  # one of LABELS, by severity
+    only_move: bool  # a single legal action: not a decision, never labelled
     iterations: int  # search iterations spent on this decision
     hindsight: bool  # True: searched knowing every hand (after-game study)
+    # Expected final score margin (the seat's score less the best other seat's, in the
+    # game's POINTS_UNITS) after the best move and after the move played, and the points
+    # the move gave away: max(0, best - played).
+    points_best: float
+    points_played: float
+    points_lost: float
+    line_seats: tuple[int, ...]  # the seat taking each action of line (as far as known)
+    # What labels and accuracy read: loss where the game is open, where it is decided
+    # max(loss, points_as_loss(points_lost)) (the module's docstring).
+    severity: float
+
+    @property
+    def decided(self) -> bool:
+        """Whether the game was decided before the move (its win probability outside
+        ``OPEN``): then points are judged beside win probability."""
+        return not OPEN[0] <= self.win_probability_before <= OPEN[1]
+
+    @property
+    def forced(self) -> bool:
+        """The older name of ``only_move`` (a move with a single legal action)."""
+        return self.only_move
 
 
 @dataclass(frozen=True)
 class SeatSummary:
-    """One seat's figures over its decisions: the reviewed moves that were neither only
-    moves nor forced."""
+    """One seat's figures over its decisions: the reviewed moves that were not only
+    moves."""
 
     seat: int
     decisions: int
     average_loss: float  # mean loss over the decisions (0 with none)
     counts: dict[str, int]  # per label name (no "" key)
-    accuracy: float  # 0..100: the mean of accuracy_of_loss over the decisions (100 with none)
+    accuracy: float  # 0..100: the mean of accuracy_of_loss(severity) (100 with none)
+    average_points_lost: float = 0.0  # mean points lost over the decisions (0 with none)
 
 
 def label_of(loss: float) -> str:
@@ -207,13 +287,27 @@ def accuracy_of_loss(loss: float) -> float:
     return min(100.0, max(0.0, value))
 
 
-def consequence(game: Game, action: int) -> bool:
-    """Whether an action of a game is a consequence step (its kind is one of the game's
-    ``consequence_kinds``)."""
-    return any(
-        first <= action < first + count and kind in game.consequence_kinds
-        for kind, first, count in game.action_ranges
-    )
+def points_as_loss(points_lost: float, game: str) -> float:
+    """Points lost in ``game`` as the loss in win probability of the same label: the
+    straight line through (0, 0) and each label's pair of thresholds (``POINTS_THRESHOLDS``,
+    ``THRESHOLDS``), on past the last with its slope.
+
+    >>> points_as_loss(0.0, "council-of-four")
+    0.0
+    >>> [points_as_loss(POINTS_THRESHOLDS["council-of-four"][n], "council-of-four") == t
+    ...  for n, t in THRESHOLDS.items()]
+    [True, True, True]
+    """
+    points = POINTS_THRESHOLDS[game]
+    knots = [(0.0, 0.0)] + [(points[name], THRESHOLDS[name]) for name in LABELS[1:]]
+    # The segment that starts at or below the points (a threshold maps exactly to its
+    # label's loss); past the last threshold, the last segment's slope from it.
+    at = max(i for i, (x, _) in enumerate(knots) if x <= max(0.0, points_lost))
+    if at == len(knots) - 1:
+        (x0, y0), (x1, y1) = knots[-2], knots[-1]
+        return y1 + (y1 - y0) / (x1 - x0) * (points_lost - x1)
+    (x0, y0), (x1, y1) = knots[at], knots[at + 1]
+    return y0 + (y1 - y0) * (points_lost - x0) / (x1 - x0)
 
 
 def _decision_seed(seed: int, index: int) -> int:
@@ -299,7 +393,10 @@ def review_game(
     unknown = sorted(s for s in wanted if not 0 <= s < state.n_players)
     if unknown:
         raise ValueError(f"seats: {unknown} are not seats of this {state.n_players}-seat game")
-    config = (config or default_config(state)).validate()
+    config = config or default_config(state)
+    if config.margin_weight < REVIEW_MARGIN_WEIGHT:
+        config = dataclasses.replace(config, margin_weight=REVIEW_MARGIN_WEIGHT)
+    config = config.validate()
     return _reviews(
         record, game, state, wanted, limits, config, hindsight, seed, total_time_s, stop
     )
@@ -370,11 +467,11 @@ def _review_move(
     best = by_action[result.action]
     only_move = len(state.legal_actions()) == 1
     if played == best.action:
-        played_p = best.win_probability
+        played_c = best
     elif (c := by_action.get(played)) is not None and (
         c.visits >= READ_VISITS and c.visits >= READ_SHARE * best.visits
     ):
-        played_p = c.win_probability
+        played_c = c
     else:
         forced_search = _searcher(
             state, seat, hindsight, limits, config, decision_seed, root_action=played
@@ -386,10 +483,15 @@ def _review_move(
             spend if limits.iterations is not None else None,
             None if limits.time_s is None else max(_SLICE_S, limits.time_s * share),
         )
-        played_p = forced_search.result().candidates[0].win_probability
+        played_c = forced_search.result().candidates[0]
         iterations += forced_search.iterations
-    forced = consequence(game, played)
-    loss = 0.0 if only_move else max(0.0, best.win_probability - played_p)
+    factor = POINTS_UNITS[game.name][1]
+    points_best, points_played = factor * best.vp_margin, factor * played_c.vp_margin
+    loss = 0.0 if only_move else max(0.0, best.win_probability - played_c.win_probability)
+    points_lost = 0.0 if only_move else max(0.0, points_best - points_played)
+    before = _root_value(result)
+    decided = not OPEN[0] <= before <= OPEN[1]
+    severity = max(loss, points_as_loss(points_lost, game.name)) if decided else loss
     root = state if hindsight else state.view(seat)
     line = game.line_to_protos(root, result.principal_variation, result.seed)
     return MoveReview(
@@ -400,33 +502,69 @@ def _review_move(
         best=best.action,
         best_text=state.action_to_text(best.action),
         line=tuple(m.text for m in line),
-        win_probability_before=_root_value(result),
+        win_probability_before=before,
         win_probability_best=best.win_probability,
-        win_probability_played=played_p,
+        win_probability_played=played_c.win_probability,
         loss=loss,
-        label="" if only_move or forced else label_of(loss),
+        label="" if only_move else label_of(severity),
         only_move=only_move,
-        forced=forced,
         iterations=iterations,
         hindsight=hindsight,
+        points_best=points_best,
+        points_played=points_played,
+        points_lost=points_lost,
+        line_seats=_line_seats(root, result.principal_variation, result.seed),
+        severity=severity,
     )
+
+
+# Steps a line may leave out before its next action (Council of Four's payment after an
+# action: the search settles it without searching it, so the line does not name it).
+_UNNAMED_STEPS = 3
+
+
+def _line_seats(root: Any, line: Sequence[int], seed: int) -> tuple[int, ...]:
+    """The seat taking each action of a line from ``root`` (a view or a full state), as far
+    as a determinization drawn with the search's seed plays it: a step of the same seat's
+    that the line leaves out (a payment) is settled by the first legal action, so that the
+    next action's seat is found."""
+    world = root.determinize(seed) if root.is_view else root.clone()
+    seats: list[int] = []
+    for action in line:
+        for _ in range(_UNNAMED_STEPS):
+            if world.is_terminal() or world.is_legal(action):
+                break
+            mover = world.current_player
+            world.apply(world.legal_actions()[0])
+            if world.current_player != mover:  # not a step of the same seat's: lost track
+                return tuple(seats)
+        if world.is_terminal() or not world.is_legal(action):
+            break
+        seats.append(world.current_player)
+        world.apply(action)
+    return tuple(seats)
 
 
 def summarize(reviews: Iterable[MoveReview]) -> list[SeatSummary]:
     """One SeatSummary per seat reviewed, in seat order (the module's docstring defines
     the figures).
 
-    >>> def move(seat, loss, forced=False):
+    >>> def move(seat, loss, points=0.0, only=False):
+    ...     severity = max(loss, points_as_loss(points, "council-of-four"))
     ...     return MoveReview(0, seat, 1, "a", 2, "b", ("b",), 0.5, 0.5, 0.5 - loss, loss,
-    ...                       label_of(loss), False, forced, 10, False)
-    >>> [s] = summarize([move(0, 0.0), move(0, 0.1), move(0, 0.5, forced=True)])
-    >>> s.decisions, s.average_loss, s.counts["mistake"], round(s.accuracy, 2)
-    (2, 0.05, 1, 81.79)
+    ...                       label_of(severity), only, 10, False, 3.0, 3.0 - points, points,
+    ...                       (seat,), severity)
+    >>> moves = [move(0, 0.0), move(0, 0.1), move(0, 0.0, points=20.0), move(0, 0.5, only=True)]
+    >>> [s] = summarize(moves)
+    >>> s.decisions, round(s.average_loss, 3), s.counts["mistake"], s.counts["blunder"]
+    (3, 0.033, 1, 1)
+    >>> s.average_points_lost, round(s.accuracy, 2)
+    (6.666666666666667, 69.33)
     """
     by_seat: dict[int, list[MoveReview]] = {}
     for r in reviews:
         decided = by_seat.setdefault(r.seat, [])
-        if not (r.only_move or r.forced):
+        if not r.only_move:
             decided.append(r)
     out = []
     for seat in sorted(by_seat):
@@ -438,7 +576,8 @@ def summarize(reviews: Iterable[MoveReview]) -> list[SeatSummary]:
                 decisions=n,
                 average_loss=sum(r.loss for r in decided) / n if n else 0.0,
                 counts={name: sum(r.label == name for r in decided) for name in LABELS[1:]},
-                accuracy=sum(accuracy_of_loss(r.loss) for r in decided) / n if n else 100.0,
+                accuracy=sum(accuracy_of_loss(r.severity) for r in decided) / n if n else 100.0,
+                average_points_lost=sum(r.points_lost for r in decided) / n if n else 0.0,
             )
         )
     return out
@@ -448,12 +587,15 @@ def review_to_json(
     reviews: Iterable[MoveReview], summaries: Iterable[SeatSummary], *, game: str = ""
 ) -> dict:
     """The ``council-ai review --json`` object: ``game`` (the game's name, as given),
-    ``hindsight``, ``moves`` (one entry per MoveReview: ``move`` is its index in the
-    record, ``played`` and ``best`` the actions' texts, ``played_id`` and ``best_id`` their
-    ids) and ``seats`` (one entry per SeatSummary)."""
+    ``points_unit`` (its unit of points, "" for a game not named), ``hindsight``, ``moves``
+    (one entry per MoveReview: ``move`` is its index in the record, ``played`` and ``best``
+    the actions' texts, ``played_id`` and ``best_id`` their ids, ``line_seats`` the seat of
+    each action of ``line``, ``win_probability_loss`` the loss in win probability) and
+    ``seats`` (one entry per SeatSummary)."""
     reviews = list(reviews)
     return {
         "game": game,
+        "points_unit": POINTS_UNITS[game][0] if game in POINTS_UNITS else "",
         "hindsight": any(r.hindsight for r in reviews),
         "moves": [
             {
@@ -464,10 +606,15 @@ def review_to_json(
                 "best": r.best_text,
                 "best_id": r.best,
                 "line": list(r.line),
+                "line_seats": list(r.line_seats),
                 "win_probability_before": r.win_probability_before,
                 "win_probability_best": r.win_probability_best,
                 "win_probability_played": r.win_probability_played,
-                "loss": r.loss,
+                "win_probability_loss": r.loss,
+                "points_best": r.points_best,
+                "points_played": r.points_played,
+                "points_lost": r.points_lost,
+                "severity": r.severity,
                 "label": r.label,
                 "only_move": r.only_move,
                 "forced": r.forced,
@@ -480,6 +627,7 @@ def review_to_json(
                 "seat": s.seat,
                 "decisions": s.decisions,
                 "average_loss": s.average_loss,
+                "average_points_lost": s.average_points_lost,
                 "counts": dict(s.counts),
                 "accuracy": s.accuracy,
             }

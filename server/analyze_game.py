@@ -32,7 +32,7 @@ from council.engine import Position
 from council.engine.games import default_game, game_of
 from council.engine.record import play_move, replay
 from council.engine.serialize import StateValidationError, state_from_proto
-from council.mcts.review import MoveReview, SeatSummary, review_game, summarize
+from council.mcts.review import POINTS_UNITS, MoveReview, SeatSummary, review_game, summarize
 from council.mcts.search import SearchConfig, SearchLimits, default_config
 from council.server import presets
 from council.server.admission import NO_TIME, caller_of
@@ -294,6 +294,12 @@ def _move_proto(move: MoveReview, board: _Board) -> spb.MoveAnalysis:
         forced=move.forced,
         iterations=move.iterations,
         hindsight=move.hindsight,
+        points_best=move.points_best,
+        points_played=move.points_played,
+        points_lost=move.points_lost,
+        line_seats=move.line_seats,
+        severity=move.severity,
+        points_unit=POINTS_UNITS[game.name][0],
     )
 
 
@@ -306,4 +312,5 @@ def _seat_proto(summary: SeatSummary) -> spb.SeatReview:
         mistakes=summary.counts.get("mistake", 0),
         blunders=summary.counts.get("blunder", 0),
         accuracy=summary.accuracy,
+        average_points_lost=summary.average_points_lost,
     )

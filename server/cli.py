@@ -23,7 +23,7 @@ import sys
 
 from council.engine import GameConfig
 from council.engine.config import DEFAULT_GAME
-from council.engine.games import Game, all_games, game_named
+from council.engine.games import Game, all_games, game_named, game_of_proto
 from council.learning.cli import add_commands as add_learning_commands
 from council.server.review_cli import add_command as add_review_command
 
@@ -335,15 +335,41 @@ def hint(args: argparse.Namespace) -> int:
     if args.json:
         print(_message_json(response))
         return 0
-    r = response.result
-    print(f"seat {r.seat}: {r.action.text}  (action {r.action.id})")
-    print(f"{'action':<34} {'visits':>7} {'win':>6} {'margin':>7}")
-    for c in r.candidates:
-        print(f"{c.action.text:<34} {c.visits:>7} {c.win_probability:>6.3f} {c.vp_margin:>+7.2f}")
-    pv = " / ".join(a.text for a in r.principal_variation[:8])
-    print(f"line: {pv}")
-    print(_search_summary(r.stats, r.seed, args.timeout))
+    print(format_hint(response.result, game_of_proto(request.state.config.game).name))
+    print(_search_summary(response.result.stats, response.result.seed, args.timeout))
     return 0
+
+
+def format_hint(result, game: str) -> str:
+    """A hint for people: the candidates under headings (move, the probability the bot
+    plays it, win %, points in the game's unit), the recommended move first, then by that
+    probability (a candidate's own ``probability`` when the search gives one, else its
+    share of the visits); the line without the turns' bare "end" steps. Kuhn poker's win
+    probability is its chips rescaled, so its hint is in chips alone."""
+    from council.mcts.review import POINTS_UNITS
+
+    unit, factor = POINTS_UNITS.get(game, ("points", 1.0))
+    with_win = game != "kuhn-poker"
+    visits = sum(c.visits for c in result.candidates) or 1
+
+    def played(c) -> float:  # (a `probability` field, once the search result has one)
+        if "probability" in c.DESCRIPTOR.fields_by_name:
+            return float(c.probability)
+        return c.visits / visits
+
+    ordered = sorted(result.candidates, key=lambda c: (c.action.id != result.action.id, -played(c)))
+    lines = [f"seat {result.seat}: {result.action.text}  (action {result.action.id})"]
+    lines.append(
+        f"{'move':<34} {'plays it':>8}" + (f" {'win %':>6}" if with_win else "") + f" {unit:>7}"
+    )
+    for c in ordered:
+        win = f" {100 * c.win_probability:>6.0f}" if with_win else ""
+        lines.append(
+            f"{c.action.text:<34} {100 * played(c):>7.0f}%{win} {factor * c.vp_margin:>+7.2f}"
+        )
+    steps = [a.text for a in result.principal_variation if a.text != "end"]
+    lines.append(f"line: {' / '.join(steps[:8])}")
+    return "\n".join(lines)
 
 
 def _print_rpc_error(prog: str, error, violations: list[tuple[str, str]]) -> None:

@@ -4,10 +4,12 @@ command line.
 ``council-ai review RECORD.json`` validates the record (a ``council.v1.GameRecord`` in its
 JSON form, as ``council-ai arena --record DIR`` writes them), reviews every move of the
 seats asked for (``--seats 0,1``; default every seat) from each seat's own view, and prints
-a table (move, seat, played, best, win probability before, loss, label) and a summary per
-seat. ``--json`` prints ``council.mcts.review.review_to_json``'s object instead; ``--plot
-FILE.png`` also draws each seat's win probability over the game with its inaccuracies,
-mistakes and blunders marked (matplotlib: the ``plot`` extra). The budget per decision is a
+a table (move, seat, played, best, win probability before, its loss, points lost, label),
+under each labelled move the better move's line with the seats that play it and what it
+keeps, and a summary per seat. ``--json`` prints ``council.mcts.review.review_to_json``'s
+object instead; ``--plot FILE.png`` also draws each seat's win probability and expected
+score margin over the game with its inaccuracies, mistakes and blunders marked, the worst
+ones named with the better move (matplotlib: the ``plot`` extra). The budget per decision is a
 strength preset's (``--preset``, default casual: its iterations and search settings in the
 record's game) or ``--iterations N``; ``--total-time S`` caps the whole review;
 ``--hindsight`` searches the full states instead (every hand known: an after-game study).
@@ -28,7 +30,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["INSTALL_PLOT", "add_command", "plot_review", "review"]
+__all__ = ["INSTALL_PLOT", "add_command", "format_table", "plot_review", "readable_line", "review"]
 
 INSTALL_PLOT = "pip install 'council-ai[plot]'"
 _PROG = "council-ai review"
@@ -158,39 +160,80 @@ def review(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(review_to_json(reviews, summaries, game=game.name), indent=1))
     else:
-        print(format_table(reviews, summaries, record, hindsight=args.hindsight))
+        print(format_table(reviews, summaries, record, hindsight=args.hindsight, game=game.name))
     if args.plot:
         title = f"{game.display_name}: {Path(args.record).name}"
-        plot_review(reviews, args.plot, title=title + (" (hindsight)" if args.hindsight else ""))
+        plot_review(
+            reviews,
+            args.plot,
+            title=title + (" (hindsight)" if args.hindsight else ""),
+            game=game.name,
+        )
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
 
 
-def format_table(reviews, summaries, record, *, hindsight: bool = False) -> str:
-    """The review as text: one line per move, then one per seat."""
+def readable_line(review, names: dict[int, str], limit: int = 6) -> str:
+    """A move's better line for people: each step with the seat that takes it, the turns'
+    bare "end" steps left out, at most ``limit`` steps."""
+    steps = [
+        text if seat is None else f"{names.get(seat, f'seat {seat}')}: {text}"
+        for text, seat in zip(
+            review.line, _padded(review.line_seats, len(review.line)), strict=True
+        )
+        if text != "end"
+    ]
+    return ", ".join(steps[:limit]) + (" ..." if len(steps) > limit else "")
+
+
+def _padded(seats, n: int) -> list:
+    return list(seats) + [None] * (n - len(seats))
+
+
+def format_table(reviews, summaries, record, *, hindsight: bool = False, game: str = "") -> str:
+    """The review as text: one line per move (a labelled one followed by the better move's
+    line and points), then one per seat."""
+    from council.mcts.review import POINTS_UNITS
+
+    unit = POINTS_UNITS[game][0] if game in POINTS_UNITS else "points"
     names = {p.seat: p.agent or p.name for p in record.players}
     lines = []
     if hindsight:
         lines.append("hindsight: every hand known (an after-game study, not the seats' view)")
+    meaning = (
+        "the seat's expected winnings"
+        if unit == "chips"
+        else "the seat's expected final score less the best other seat's"
+    )
+    lines.append(f"points: {unit}, {meaning}")
     lines.append(
-        f"{'move':>4}  {'seat':>4}  {'played':<28}  {'best':<28}  {'win%':>5}  {'loss':>6}  label"
+        f"{'move':>4}  {'seat':>4}  {'played':<28}  {'best':<28}  {'win%':>5}  {'win loss':>8}  "
+        f"{'pts lost':>8}  label"
     )
     for r in reviews:
-        mark = r.label or ("only move" if r.only_move else "forced" if r.forced else "")
+        mark = r.label or ("only move" if r.only_move else "")
         lines.append(
             f"{r.index:>4}  {r.seat:>4}  {_cut(r.played_text):<28}  {_cut(r.best_text):<28}  "
-            f"{100 * r.win_probability_before:>5.1f}  {r.loss:>6.3f}  {mark}"
+            f"{100 * r.win_probability_before:>5.1f}  {r.loss:>8.3f}  {r.points_lost:>8.2f}  "
+            f"{mark}"
         )
+        if r.label:
+            lines.append(
+                f"{'':>12}better: {r.best_text} ({r.points_best:+.1f} {unit}, "
+                f"{100 * r.win_probability_best:.0f}% to win; played: {r.points_played:+.1f} "
+                f"{unit}, {100 * r.win_probability_played:.0f}%); line: "
+                f"{readable_line(r, {})}"
+            )
     lines.append("")
     lines.append(
-        f"{'seat':>4}  {'player':<24}  {'decisions':>9}  {'avg loss':>8}  {'accuracy':>8}  "
-        "inaccuracies  mistakes  blunders"
+        f"{'seat':>4}  {'player':<24}  {'decisions':>9}  {'avg loss':>8}  {'avg pts':>8}  "
+        f"{'accuracy':>8}  inaccuracies  mistakes  blunders"
     )
     for s in summaries:
         lines.append(
             f"{s.seat:>4}  {_cut(names.get(s.seat, ''), 24):<24}  {s.decisions:>9}  "
-            f"{s.average_loss:>8.4f}  {s.accuracy:>8.1f}  {s.counts['inaccuracy']:>12}  "
-            f"{s.counts['mistake']:>8}  {s.counts['blunder']:>8}"
+            f"{s.average_loss:>8.4f}  {s.average_points_lost:>8.2f}  {s.accuracy:>8.1f}  "
+            f"{s.counts['inaccuracy']:>12}  {s.counts['mistake']:>8}  {s.counts['blunder']:>8}"
         )
     return "\n".join(lines)
 
@@ -203,43 +246,82 @@ def _cut(text: str, width: int = 28) -> str:
 _MARKS = {"inaccuracy": ("o", "gold"), "mistake": ("s", "darkorange"), "blunder": ("X", "red")}
 
 
-def plot_review(reviews, path: str, *, title: str = "") -> None:
-    """Draw each seat's win probability before each of its reviewed moves over the game,
-    its labelled moves marked, to ``path`` (PNG; matplotlib imported here: ImportError
-    naming the ``plot`` extra without it)."""
+# The worst moves named on the plot with the better move.
+_NAMED_ON_PLOT = 3
+
+
+def plot_review(reviews, path: str, *, title: str = "", game: str = "") -> None:
+    """Draw each seat's win probability before each of its reviewed moves over the game
+    (above) and its expected score margin after the best move (below), its labelled moves
+    marked and the worst few named with the better move, to ``path`` (PNG; matplotlib
+    imported here: ImportError naming the ``plot`` extra without it)."""
+    from council.mcts.review import POINTS_UNITS
+
     matplotlib = _require_matplotlib()
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    unit = POINTS_UNITS[game][0] if game in POINTS_UNITS else "points"
     reviews = list(reviews)
-    figure, axes = plt.subplots(figsize=(10, 4.5))
+    figure, (top, bottom) = plt.subplots(2, 1, figsize=(10, 7), sharex=True)
     try:
-        for seat in sorted({r.seat for r in reviews}):
-            own = [r for r in reviews if r.seat == seat]
-            axes.plot(
-                [r.index for r in own],
-                [r.win_probability_before for r in own],
-                label=f"seat {seat}",
-                linewidth=1.2,
-            )
-        for label, (marker, colour) in _MARKS.items():
-            marked = [r for r in reviews if r.label == label]
-            if marked:
-                axes.scatter(
-                    [r.index for r in marked],
-                    [r.win_probability_before for r in marked],
-                    marker=marker,
-                    color=colour,
-                    s=40,
-                    zorder=3,
-                    label=label,
+        panels = (
+            (top, lambda r: r.win_probability_before, "win probability (the seat's view)"),
+            (bottom, lambda r: r.points_best, f"expected margin, {unit} (best move)"),
+        )
+        for axes, value, ylabel in panels:
+            for seat in sorted({r.seat for r in reviews}):
+                own = [r for r in reviews if r.seat == seat]
+                axes.plot(
+                    [r.index for r in own],
+                    [value(r) for r in own],
+                    label=f"seat {seat}",
+                    linewidth=1.2,
                 )
-        axes.set_ylim(0, 1)
-        axes.set_xlabel("move (index in the record)")
-        axes.set_ylabel("win probability (the seat's view)")
-        axes.set_title(title)
-        axes.grid(alpha=0.3)
-        axes.legend(loc="best", fontsize="small")
+            for label, (marker, colour) in _MARKS.items():
+                marked = [r for r in reviews if r.label == label]
+                if marked:
+                    axes.scatter(
+                        [r.index for r in marked],
+                        [value(r) for r in marked],
+                        marker=marker,
+                        color=colour,
+                        s=40,
+                        zorder=3,
+                        label=label,
+                    )
+            axes.set_ylabel(ylabel)
+            axes.grid(alpha=0.3)
+        worst = sorted((r for r in reviews if r.label), key=lambda r: -r.severity)
+        named = []
+        for rank, r in enumerate(worst[:_NAMED_ON_PLOT], start=1):  # numbered, told below
+            bottom.annotate(
+                str(rank),
+                (r.index, r.points_best),
+                xytext=(4, 4),
+                textcoords="offset points",
+                fontsize="small",
+                weight="bold",
+            )
+            named.append(
+                f"{rank}: move {r.index}, {_cut(r.played_text, 24)}; better "
+                f"{_cut(r.best_text, 24)} ({r.points_lost:.1f} {unit} lost)"
+            )
+        if named:
+            bottom.text(
+                0.01,
+                0.03,
+                "\n".join(named),
+                transform=bottom.transAxes,
+                fontsize="x-small",
+                va="bottom",
+                bbox={"facecolor": "white", "alpha": 0.8, "edgecolor": "grey"},
+            )
+        top.set_ylim(0, 1)
+        bottom.axhline(0, color="grey", linewidth=0.8)
+        bottom.set_xlabel("move (index in the record)")
+        top.set_title(title)
+        top.legend(loc="best", fontsize="small")
         figure.tight_layout()
         figure.savefig(path, dpi=100)
     finally:

@@ -894,28 +894,80 @@ function highlight(action) {
   for (const element of hintedElements(action)) element.classList.add("hinted");
 }
 
-// One report of the hint's search: the candidates with visits and win-probability bars, the
-// principal line, and the best candidate's pieces highlighted on the board.
+// Each game's points in a hint (as council.mcts.review.POINTS_UNITS): the unit, the factor
+// on a candidate's vpMargin (the seat's expected score less the best other seat's), and
+// whether its win probability is a chance to win. Kuhn poker's is its chips rescaled to
+// 0..1 (a loss of one chip reads 25%), so its hint is in chips alone.
+const HINT_POINTS = {
+  "council-of-four": { unit: "VP", factor: 1, win: true },
+  "the-council": { unit: "points", factor: 1, win: true },
+  "kuhn-poker": { unit: "chips", factor: 0.5, win: false },
+};
+
+// A hint's candidates as rows: the probability the bot plays each (the candidate's own
+// `probability` when the search gives one, else its share of the visits), its chance to
+// win and its points; the recommended move first, then by that probability.
+function hintRows(result) {
+  const candidates = result.candidates || [];
+  const visits = candidates.reduce((sum, c) => sum + Number(c.visits || 0), 0);
+  const points = HINT_POINTS[game.name] || HINT_POINTS["council-of-four"];
+  const best = result.action ? result.action.id || 0 : null;
+  return candidates
+    .map((c) => ({
+      action: c.action,
+      played: c.probability ?? (visits ? Number(c.visits || 0) / visits : 0),
+      win: c.winProbability || 0,
+      points: (c.vpMargin || 0) * points.factor,
+    }))
+    .sort((a, b) => ((b.action.id || 0) === best) - ((a.action.id || 0) === best) || b.played - a.played);
+}
+
+const signed = (value) => `${value < 0 ? "−" : "+"}${Math.abs(value).toFixed(1)}`;
+
+// One report of the hint's search: a table of the candidates (move, the probability the bot
+// plays it, win % with a bar, points), the principal line without the bare "end" steps, and
+// the best candidate's pieces highlighted on the board.
 function showHint(result, final) {
+  const points = HINT_POINTS[game.name] || HINT_POINTS["council-of-four"];
   const table = document.createElement("table");
   table.setAttribute("aria-label", "Hint: the best candidates");
-  for (const c of result.candidates || []) {
-    const row = table.insertRow();
-    const win = c.winProbability || 0;
+  const thead = document.createElement("thead");
+  const head = thead.insertRow();
+  const titles = {
+    Move: "", "Plays it": "how likely the bot is to play the move",
+    ...(points.win ? { "Win %": "the chance to win after the move" } : {}),
+    [points.unit]: `expected ${points.unit}: the seat's final score less the best other seat's`,
+  };
+  for (const [title, tip] of Object.entries(titles)) {
+    const th = document.createElement("th");
+    th.textContent = title;
+    th.title = tip;
+    if (title === "Win %") th.setAttribute("colspan", "2");
+    head.append(th);
+  }
+  const body = document.createElement("tbody");
+  table.append(thead, body);
+  const rows = hintRows(result);
+  for (const c of rows) {
+    const row = body.insertRow();
+    row.dataset.actionId = String(c.action.id || 0);
     row.insertCell().textContent = c.action.text;
-    row.insertCell().textContent = `${c.visits || 0} visits`;
-    const barCell = row.insertCell();
-    barCell.className = "bar-box";
-    const bar = document.createElement("span");
-    bar.className = "bar";
-    bar.style.width = `${Math.round(win * 100)}%`;
-    barCell.append(bar);
-    barCell.title = `win probability ${(win * 100).toFixed(0)}%`;
-    row.insertCell().textContent = `${(win * 100).toFixed(0)}%`;
+    row.insertCell().textContent = `${Math.round(c.played * 100)}%`;
+    if (points.win) {
+      const barCell = row.insertCell();
+      barCell.className = "bar-box";
+      const bar = document.createElement("span");
+      bar.className = "bar";
+      bar.style.width = `${Math.round(c.win * 100)}%`;
+      barCell.append(bar);
+      barCell.title = `win probability ${(c.win * 100).toFixed(0)}%`;
+      row.insertCell().textContent = `${(c.win * 100).toFixed(0)}%`;
+    }
+    row.insertCell().textContent = signed(c.points);
   }
   const line = document.createElement("p");
   line.className = "principal";
-  const moves = (result.principalVariation || []).map((a) => a.text);
+  const moves = (result.principalVariation || []).map((a) => a.text).filter((text) => text !== "end");
   line.textContent = moves.length ? `Line: ${moves.join(" → ")}` : "";
   const state = document.createElement("p");
   state.className = "hint-state";
@@ -923,6 +975,10 @@ function showHint(result, final) {
   state.textContent = final ? `Final, ${iterations} iterations` : `Searching… ${iterations} iterations`;
   $("hint").replaceChildren(table, line, state);
   $("hint").dataset.final = final ? "true" : "false";
+  // What a screen reader says of the best move (board.js).
+  const top = rows[0];
+  $("hint").dataset.summary = !top ? "" : points.win
+    ? `${(top.win * 100).toFixed(0)}% to win` : `${signed(top.points)} ${points.unit} expected`;
   highlight(result.action);
   Board.hintShown(result, final); // marked in the list; the final one's candidates playable
 }

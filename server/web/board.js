@@ -612,10 +612,10 @@ const Board = (() => {
     }
     if (!final) return;
     const legal = new Set(game.turn ? game.turn.actions.map((a) => a.id || 0) : []);
-    const rows = [...$("hint").querySelectorAll("table tr")];
-    (result.candidates || []).forEach((candidate, i) => {
+    (result.candidates || []).forEach((candidate) => {
       const id = candidate.action.id || 0;
-      const cell = rows[i] && rows[i].cells[0];
+      const row = $("hint").querySelector(`table tbody tr[data-action-id="${id}"]`);
+      const cell = row && row.cells[0];
       if (!cell || !legal.has(id)) return;
       const button = newElement("button", "candidate", candidate.action.text);
       button.type = "button";
@@ -629,8 +629,7 @@ const Board = (() => {
       cell.replaceChildren(button);
     });
     if (best) {
-      const win = ((result.candidates || [])[0] || {}).winProbability || 0;
-      announce(`Hint: ${best.text}, ${(win * 100).toFixed(0)}% to win.`);
+      announce(`Hint: ${best.text}${$("hint").dataset.summary ? `, ${$("hint").dataset.summary}` : ""}.`);
     }
   }
 

@@ -4,10 +4,12 @@
 // record's full states, replayed by ApplyAction from its start and drawn by RenderPosition
 // as the reviewed seat saw them), a graph of each seat's win probability with its
 // inaccuracies, mistakes and blunders marked, the moves with their labels (a word and a
-// sign, not a colour alone), the played and the best move of each decision, the arrow keys
-// stepping through the moves; and "Explore" from any position: the reader's own moves on
-// the full state, the other seats played by the bot, a hint, then back to the review.
-// It reads app.js's globals (call, stream, game, GAMES, isPlayerSeat, touched, showError).
+// sign, not a colour alone), the played and the better move of each decision with its line
+// and the points each keeps, the arrow keys stepping through the moves (Home and End to the
+// ends); and "Explore" from any position: the reader's own moves on the full state, the
+// other seats played by the bot (each reply listed), a hint, then back to the review.
+// It reads app.js's globals (call, stream, game, GAMES, isPlayerSeat, seatLabel, touched,
+// showError).
 "use strict";
 
 const Review = (() => {
@@ -41,6 +43,7 @@ const Review = (() => {
     controller: null,  // the analysis' AbortController
     explore: null,     // {state, seat, history, over, scores} while exploring
     defaultSeat: "all",
+    ownGame: false,    // the page's own game: its seats named as in play ("you", "casual bot")
   };
 
   const moves = () => (view.record && view.record.moves) || [];
@@ -70,6 +73,7 @@ const Review = (() => {
   }
 
   function seatName(seat) {
+    if (view.ownGame && game.seats && game.seats[seat]) return seatLabel(seat);
     const player = (view.record.players || []).find((p) => (p.seat || 0) === seat);
     const who = player ? player.name || player.agent : "";
     return who ? `Seat ${seat} (${who})` : `Seat ${seat}`;
@@ -125,6 +129,7 @@ const Review = (() => {
               <button type="button" id="rv-explore-back">Back to the review</button>
             </div>
             <p id="rv-explore-hint-text"></p>
+            <ol id="rv-explore-log" class="rv-explore-log" aria-label="Moves played while exploring" aria-live="polite"></ol>
             <ul id="rv-explore-actions" aria-label="Your moves"></ul>
           </div>
           <figure class="rv-graph-box">
@@ -170,15 +175,18 @@ const Review = (() => {
     });
   }
 
-  // Left and right step through the moves (not while typing, choosing or exploring).
+  // Left and right step through the moves, Home and End go to the first and the last
+  // position (not while typing, choosing or exploring).
   function onKey(event) {
     if (!document.body.classList.contains("reviewing") || view.explore) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.target.closest && event.target.closest("input, select, textarea, dialog")) return;
-    const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
-    if (!step) return;
+    const target = {
+      ArrowLeft: view.current - 1, ArrowRight: view.current + 1, Home: 0, End: moves().length,
+    }[event.key];
+    if (target === undefined) return;
     event.preventDefault();
-    show(view.current + step);
+    show(target);
   }
 
   // -- opening a record ------------------------------------------------------------------
@@ -190,8 +198,9 @@ const Review = (() => {
     return info ? info.name : String(enumName).replace(/^GAME_/, "").toLowerCase().replace(/_/g, "-");
   }
 
-  // Opens the review of `record`; `seat`: the seat reviewed first ("all", or a number).
-  function open(record, seat = "all") {
+  // Opens the review of `record`; `seat`: the seat reviewed first ("all", or a number);
+  // `ownGame`: the record is the page's own game (its seats named as in play).
+  function open(record, seat = "all", ownGame = false) {
     if (!record || typeof record !== "object" || !record.start || !Array.isArray(record.moves)) {
       throw new Error("not a game record (council.v1.GameRecord in its JSON form: start, moves, players…)");
     }
@@ -200,7 +209,7 @@ const Review = (() => {
     view.explore = null;
     Object.assign(view, {
       record, gameName: gameNameOf(record), positions: [record.start], filling: Promise.resolve(),
-      drawings: new Map(), analyses: [], summary: null, current: 0,
+      drawings: new Map(), analyses: [], summary: null, current: 0, ownGame,
     });
     const players = (record.config && record.config.players) || (record.players || []).length || 2;
     const select = $("rv-seat");
@@ -260,7 +269,7 @@ const Review = (() => {
   async function reviewGame() {
     const seat = game.seats.findIndex((s, k) => isPlayerSeat(k));
     try {
-      open(await recordOf(game.blob, game.tickets[seat]), seat);
+      open(await recordOf(game.blob, game.tickets[seat]), seat, true);
     } catch (error) {
       fail(`Could not review the game: ${error.message || error}`);
     }
@@ -352,7 +361,25 @@ const Review = (() => {
     }
   }
 
-  // "Played X — best Y (loss 0.12), line: …", or the move alone before it is analysed.
+  // Points in the move's game unit, signed: "+3.5 VP", "−1 chips".
+  function points(value, unit) {
+    const rounded = Math.round((value || 0) * 10) / 10;
+    return `${rounded < 0 ? "−" : "+"}${Math.abs(rounded)} ${unit || "points"}`;
+  }
+
+  // A line for people: each step with the seat that takes it (as far as the review knows),
+  // the turns' bare "end" steps left out.
+  function readableLine(analysis) {
+    const seats = analysis.lineSeats || [];
+    return (analysis.line || [])
+      .map((text, i) => ({ text, seat: seats[i] }))
+      .filter((step) => step.text !== "end")
+      .slice(0, 8)
+      .map((step) => (step.seat === undefined ? step.text : `${seatName(step.seat)}: ${step.text}`));
+  }
+
+  // "Played X: mistake ?. Better: Y, which keeps +3 VP against −2 VP and 40% to win against
+  // 25%. Line: …", or the move alone before it is analysed.
   function moveLine() {
     const index = view.current;
     const line = $("rv-move-line");
@@ -369,16 +396,20 @@ const Review = (() => {
       return;
     }
     const label = LABELS[analysis.label];
-    const parts = [`${who} played ${analysis.played.text}`];
-    if (analysis.onlyMove) parts.push("(the only move)");
-    else if (analysis.forced) parts.push("(a forced step)");
+    const unit = analysis.pointsUnit;
+    let text = `${who} played ${analysis.played.text}`;
+    if (analysis.onlyMove) text += " (the only move).";
     else {
-      parts.push(`— best ${analysis.best.text} (loss ${(analysis.loss || 0).toFixed(2)})`);
+      if (label) text += `: ${label.word} ${label.sign}`;
+      const same = (analysis.best.id || 0) === (analysis.played.id || 0);
+      text += same
+        ? `, the move the review recommends: ${points(analysis.pointsBest, unit)} expected, ${percent(analysis.winProbabilityBest)} to win.`
+        : `. Better: ${analysis.best.text}, ${points(analysis.pointsBest, unit)} expected against ${points(analysis.pointsPlayed, unit)}` +
+          ` (${(analysis.pointsLost || 0).toFixed(1)} ${unit || "points"} lost), ${percent(analysis.winProbabilityBest)} to win against ${percent(analysis.winProbabilityPlayed)}.`;
     }
-    let text = parts.join(" ");
-    if (label && !analysis.onlyMove && !analysis.forced) text += `: ${label.word} ${label.sign}`;
-    text += `. Win probability ${percent(analysis.winProbabilityBefore)} before, ${percent(analysis.winProbabilityBest)} after the best, ${percent(analysis.winProbabilityPlayed)} after the move played.`;
-    if ((analysis.line || []).length) text += ` Line: ${analysis.line.join(" → ")}.`;
+    text += ` Win probability before the move: ${percent(analysis.winProbabilityBefore)}.`;
+    const steps = readableLine(analysis);
+    if (steps.length && !analysis.onlyMove) text += ` Its line: ${steps.join(" → ")}.`;
     if (analysis.hindsight) text += " (With hindsight.)";
     line.textContent = text;
   }
@@ -409,7 +440,6 @@ const Review = (() => {
     let badge = null;
     if (label) badge = newElement("span", `rv-label ${label.key}`, `${label.sign} ${label.word}`);
     else if (analysis.onlyMove) badge = newElement("span", "rv-label rv-note", "only move");
-    else if (analysis.forced) badge = newElement("span", "rv-label rv-note", "forced");
     else badge = newElement("span", "rv-label rv-note", `${percent(analysis.winProbabilityBefore)}`);
     button.append(" ", badge);
     button.dataset.label = label ? label.key : "";
@@ -588,16 +618,18 @@ const Review = (() => {
     const table = newElement("table", "rv-summary-table");
     table.createCaption().textContent = hindsight ? "Summary (with hindsight: every hand known)" : "Summary";
     const head = table.createTHead().insertRow();
-    for (const title of ["Seat", "Accuracy", "Avg loss", "?!", "?", "??"]) head.append(newElement("th", "", title));
-    head.cells[3].setAttribute("aria-label", "inaccuracies");
-    head.cells[4].setAttribute("aria-label", "mistakes");
-    head.cells[5].setAttribute("aria-label", "blunders");
+    const unit = ((view.analyses.find(Boolean) || {}).pointsUnit) || "points";
+    for (const title of ["Seat", "Accuracy", "Avg win loss", `Avg ${unit} lost`, "?!", "?", "??"]) head.append(newElement("th", "", title));
+    head.cells[4].setAttribute("aria-label", "inaccuracies");
+    head.cells[5].setAttribute("aria-label", "mistakes");
+    head.cells[6].setAttribute("aria-label", "blunders");
     const body = table.createTBody();
     for (const s of view.summary) {
       const row = body.insertRow();
       row.append(newElement("th", "", seatName(s.seat || 0)));
       row.insertCell().textContent = `${(s.accuracy || 0).toFixed(1)}`;
       row.insertCell().textContent = (s.averageLoss || 0).toFixed(3);
+      row.insertCell().textContent = (s.averagePointsLost || 0).toFixed(2);
       row.insertCell().textContent = String(s.inaccuracies || 0);
       row.insertCell().textContent = String(s.mistakes || 0);
       row.insertCell().textContent = String(s.blunders || 0);
@@ -615,6 +647,7 @@ const Review = (() => {
     const seat = reviewedSeat() ?? (moves()[view.current].seat || 0);
     view.explore = { state, seat, history: [], over: false };
     $("rv-explore").dataset.moves = "0";
+    $("rv-explore-log").replaceChildren();
     $("rv-explore").hidden = false;
     $("rv-explore-button").disabled = true;
     $("rv-explore-hint-text").textContent = "";
@@ -661,7 +694,7 @@ const Review = (() => {
           state: ex.state, seat: mover, limits: limits(), seed: String(ex.history.length),
         });
         if (view.explore !== ex) return;
-        return exploreApply(result.action.id || 0, false);
+        return exploreApply(result.action.id || 0, false, mover, result.action.text);
       }
       status.textContent = `Your move, as ${seatName(ex.seat)} (${(listed.actions || []).length} legal moves).`;
       for (const action of listed.actions || []) {
@@ -669,7 +702,7 @@ const Review = (() => {
         const button = newElement("button", "rv-action", action.text);
         button.type = "button";
         button.dataset.actionId = String(action.id || 0);
-        button.addEventListener("click", () => exploreApply(action.id || 0, true));
+        button.addEventListener("click", () => exploreApply(action.id || 0, true, mover, action.text));
         item.append(button);
         list.append(item);
       }
@@ -680,13 +713,16 @@ const Review = (() => {
     }
   }
 
-  async function exploreApply(actionId, mine) {
+  // Plays a move of the line explored, listed with its seat ("Seat 1 (casual bot): …").
+  async function exploreApply(actionId, mine, seat, text) {
     const ex = view.explore;
     $("rv-explore-actions").replaceChildren();
     $("rv-explore-hint-text").textContent = "";
     const answer = await call("ApplyAction", { state: ex.state, actionId });
     if (view.explore !== ex) return;
     ex.history.push({ state: ex.state, mine });
+    const item = newElement("li", mine ? "rv-mine" : "rv-reply", `${seatName(seat)}${mine ? "" : " (bot)"}: ${text}`);
+    $("rv-explore-log").append(item);
     ex.state = answer.state;
     ex.over = Boolean(answer.gameOver);
     ex.scores = answer.scores || [];
@@ -703,6 +739,8 @@ const Review = (() => {
     if (last < 0) return;
     ex.state = ex.history[last].state;
     ex.history.length = last;
+    const log = $("rv-explore-log");
+    while (log.children.length > last) log.lastChild.remove();
     ex.over = false;
     exploreStep();
   }

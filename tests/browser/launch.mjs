@@ -82,14 +82,16 @@ export async function endOfGame(page, seen) {
   }));
 }
 
-// Asks for a hint and waits for it: `seen.hintRows` (the candidates' table) and
-// `seen.hintBars` (their win-probability bars).
+// Asks for a hint and waits for it: `seen.hintRows` (the candidates' rows),
+// `seen.hintHeadings` (the table's column headings) and `seen.hintBars` (their
+// win-probability bars).
 export async function askHint(page, seen) {
   await page.locator("#hint-button").click();
   await page.locator("#hint table tr").first().waitFor();
   await page.locator("#hint-button:enabled").waitFor();
-  seen.hintRows = await page.locator("#hint table tr").evaluateAll(
+  seen.hintRows = await page.locator("#hint table tbody tr").evaluateAll(
     (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  seen.hintHeadings = await page.locator("#hint table th").allTextContents();
   seen.hintBars = await page.locator("#hint .bar").count();
 }
 

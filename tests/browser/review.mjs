@@ -106,10 +106,19 @@ await withPage(base, async (page, seen) => {
     || /Game over/.test(document.getElementById("rv-explore-status").textContent));
   seen.exploreMoves = Number(await page.locator("#rv-explore").getAttribute("data-moves"));
   seen.exploreStatus = await page.locator("#rv-explore-status").textContent();
+  seen.exploreLog = await page.locator("#rv-explore-log li").allTextContents();
   await page.locator("#rv-explore-back").click();
   await waitIndex(page, seen.markIndex - 1);
   seen.backAt = await boardIndex(page);
   seen.exploreHidden = await page.locator("#rv-explore").isHidden();
+  // Home and End: the first and the final position.
+  await page.locator("#rv-board").focus();
+  await page.keyboard.press("End");
+  await waitIndex(page, seen.moves);
+  seen.afterEnd = await boardIndex(page);
+  await page.keyboard.press("Home");
+  await waitIndex(page, 0);
+  seen.afterHome = await boardIndex(page);
   // Back to the game.
   await page.locator("#rv-close").click();
   seen.gameShownAgain = await page.locator("#board-panel").isVisible();
@@ -127,7 +136,10 @@ await withPage(base, async (page, seen) => {
   await page.locator("#review-game-button").click();
   await page.locator("#review").waitFor({ state: "visible" });
   await waitIndex(page, 0);
-  seen.pageReview = { title: await page.locator("#rv-title").textContent(), seat: await page.locator("#rv-seat").inputValue() };
+  seen.pageReview = {
+    title: await page.locator("#rv-title").textContent(), seat: await page.locator("#rv-seat").inputValue(),
+    seats: await page.locator("#rv-seat option").allTextContents(),
+  };
   await page.locator("#rv-analyse").click();
   await page.waitForFunction(() => document.getElementById("rv-progress").textContent.startsWith("Analysis done")
     || !document.getElementById("rv-error").hidden);

@@ -12,16 +12,18 @@ import pytest
 
 from council.engine.games import all_games, game_named
 from council.engine.record import RecordedPlayer, record_of
-from council.engine.serialize import state_to_proto
+from council.engine.serialize import state_from_proto, state_to_proto
 from council.mcts.agents import parse_agent
 from council.mcts.games import all_search_games
 from council.mcts.review import (
     LABELS,
+    POINTS_THRESHOLDS,
+    POINTS_UNITS,
     THRESHOLDS,
     MoveReview,
     accuracy_of_loss,
-    consequence,
     label_of,
+    points_as_loss,
     review_game,
     review_to_json,
     summarize,
@@ -146,21 +148,27 @@ def test_reviews_are_seeded_and_independent_of_the_other_seats_reviewed() -> Non
     assert [r.index for r in everyone] == list(range(len(record.moves)))
 
 
-def test_only_moves_and_consequence_steps_are_marked_and_never_labelled() -> None:
+def test_only_moves_are_skipped_and_every_choice_is_judged() -> None:
+    """A move with one legal action is the only one not judged: payments and bonus or token
+    choices with several options are decisions, labelled like any other."""
     game = game_named("council-of-four")
     record = random_record(game.name, seed=3, max_actions=400)
     reviews = list(review_game(record, limits=SearchLimits(iterations=30)))
+    state, choices = state_from_proto(record.start), []
+    for move in record.moves:
+        choices.append(len(state.legal_actions()))
+        state.apply(move.action_id)
+    assert all(r.only_move == (choices[r.index] == 1) for r in reviews)
+    assert all(r.forced == r.only_move for r in reviews)
     only = [r for r in reviews if r.only_move]
-    forced = [r for r in reviews if r.forced]
-    assert only and forced
-    assert all(r.loss == 0 and r.label == "" for r in only)
-    assert all(r.label == "" for r in forced)
-    pay = next(first for kind, first, _ in game.action_ranges if kind == 10)  # ACTION_KIND_PAY
-    assert any(r.played >= pay for r in forced)
-    assert all(r.forced == consequence(game, r.played) for r in reviews)
-    # The Council and Kuhn poker have no consequence steps.
-    for name in ("the-council", "kuhn-poker"):
-        assert not game_named(name).consequence_kinds
+    assert only and all(r.loss == 0 and r.points_lost == 0 and r.label == "" for r in only)
+    pay = next(first for kind, first, n in game.action_ranges if kind == 10)  # ACTION_KIND_PAY
+    payments = [r for r in reviews if r.played >= pay and not r.only_move]
+    assert payments  # a random player's payments with a choice among several ways to pay
+    assert any(r.points_lost > 0 for r in payments)
+    assert [s.decisions for s in summarize(reviews)] == [
+        sum(not r.only_move for r in reviews if r.seat == seat) for seat in range(state.n_players)
+    ]
 
 
 def test_labels_follow_the_thresholds() -> None:
@@ -173,16 +181,23 @@ def test_labels_follow_the_thresholds() -> None:
     record = agents_record("council-of-four", ["random", "ismcts:iterations=100"], seed=2)
     reviews = list(review_game(record, limits=SearchLimits(iterations=100)))
     for r in reviews:
-        assert r.label == ("" if r.only_move or r.forced else label_of(r.loss))
+        judged = points_as_loss(r.points_lost, "council-of-four") if r.decided else 0.0
+        assert r.decided == (not 0.1 <= r.win_probability_before <= 0.9)
+        assert r.severity == pytest.approx(max(r.loss, judged))
+        assert r.label == ("" if r.only_move else label_of(r.severity))
         assert r.loss == pytest.approx(
             0.0 if r.only_move else max(0.0, r.win_probability_best - r.win_probability_played)
+        )
+        assert r.points_lost == pytest.approx(
+            0.0 if r.only_move else max(0.0, r.points_best - r.points_played)
         )
         assert all(0 <= p <= 1 for p in (r.win_probability_before, r.win_probability_played))
         assert r.line[0] == r.best_text
     assert any(r.label for r in reviews)  # random play earns labels
 
 
-def handmade(seat: int, loss: float, *, only: bool = False, forced: bool = False):
+def handmade(seat: int, loss: float, *, only: bool = False, points: float = 0.0):
+    severity = max(loss, points_as_loss(points, "kuhn-poker"))
     return MoveReview(
         index=0,
         seat=seat,
@@ -195,11 +210,15 @@ def handmade(seat: int, loss: float, *, only: bool = False, forced: bool = False
         win_probability_best=0.6,
         win_probability_played=0.6 - loss,
         loss=loss,
-        label="" if only or forced else label_of(loss),
+        label="" if only else label_of(severity),
         only_move=only,
-        forced=forced,
         iterations=10,
         hindsight=False,
+        points_best=1.0,
+        points_played=1.0 - points,
+        points_lost=points,
+        line_seats=(seat,),
+        severity=severity,
     )
 
 
@@ -210,8 +229,7 @@ def test_summarize_counts_decisions_losses_labels_and_accuracy_exactly() -> None
         handmade(0, 0.06),
         handmade(0, 0.12),
         handmade(0, 0.40),
-        handmade(0, 0.0, only=True),
-        handmade(0, 0.5, forced=True),  # never counted: a consequence step
+        handmade(0, 0.0, only=True),  # never counted: an only move
         handmade(2, 0.0, only=True),  # a seat with no decision
     ]
     zero, one, two = summarize(reviews)
@@ -220,22 +238,54 @@ def test_summarize_counts_decisions_losses_labels_and_accuracy_exactly() -> None
     assert zero.counts == {"inaccuracy": 1, "mistake": 1, "blunder": 1}
     expected = sum(103.1668 * math.exp(-4.354 * x) - 3.1668 for x in (0, 0.06, 0.12, 0.40)) / 4
     assert zero.accuracy == pytest.approx(expected)
+    assert zero.average_points_lost == 0.0
     assert (one.decisions, one.counts["blunder"]) == (1, 1)
     assert one.accuracy == pytest.approx(103.1668 * math.exp(-4.354 * 0.3) - 3.1668)
     assert (two.decisions, two.average_loss, two.accuracy) == (0, 0.0, 100.0)
     assert accuracy_of_loss(0.0) == 100.0 and accuracy_of_loss(1.0) == 0.0
     document = review_to_json(reviews, [zero, one, two], game="kuhn-poker")
     assert document["game"] == "kuhn-poker" and len(document["moves"]) == len(reviews)
+    assert document["points_unit"] == "chips"
     assert document["seats"][0] == {
         "seat": 0,
         "decisions": 4,
         "average_loss": zero.average_loss,
+        "average_points_lost": 0.0,
         "counts": {"inaccuracy": 1, "mistake": 1, "blunder": 1},
         "accuracy": zero.accuracy,
     }
     move = document["moves"][2]
     assert (move["seat"], move["move"], move["played"], move["best"]) == (0, 0, "a", "b")
-    assert (move["loss"], move["label"], move["line"]) == (0.06, "inaccuracy", ["b"])
+    assert (move["win_probability_loss"], move["label"], move["line"]) == (
+        0.06,
+        "inaccuracy",
+        ["b"],
+    )
+    assert (move["points_lost"], move["line_seats"], move["forced"]) == (0.0, [0], False)
+
+
+def test_points_lost_labels_a_move_where_win_probability_says_nothing() -> None:
+    """A decided game: no win probability left to lose, but points lost still label the
+    move, by the points thresholds, and cost accuracy as the same label's loss would."""
+    steps = POINTS_THRESHOLDS["kuhn-poker"]
+    for name in LABELS[1:]:
+        at = handmade(0, 0.0, points=steps[name])
+        below = handmade(0, 0.0, points=math.nextafter(steps[name], 0))
+        assert at.label == name and below.label != name
+        assert at.severity == pytest.approx(THRESHOLDS[name])
+    [seat] = summarize([handmade(0, 0.0, points=steps["mistake"]), handmade(0, 0.0)])
+    assert seat.counts["mistake"] == 1 and seat.average_points_lost == steps["mistake"] / 2
+    assert seat.accuracy == pytest.approx((accuracy_of_loss(THRESHOLDS["mistake"]) + 100) / 2)
+    # Past the blunder's threshold the scale goes on with its last slope.
+    beyond = points_as_loss(2 * steps["blunder"] - steps["mistake"], "kuhn-poker")
+    assert beyond == pytest.approx(2 * THRESHOLDS["blunder"] - THRESHOLDS["mistake"])
+
+
+def test_every_game_has_points_and_increasing_points_thresholds() -> None:
+    for game in all_games():
+        unit, factor = POINTS_UNITS[game.name]
+        steps = [POINTS_THRESHOLDS[game.name][name] for name in LABELS[1:]]
+        assert unit and factor > 0 and 0 < steps[0] < steps[1] < steps[2]
 
 
 def test_a_random_seat_loses_more_than_a_search_seat() -> None:
@@ -317,3 +367,17 @@ def test_bad_arguments_are_refused() -> None:
 
     with pytest.raises(StateValidationError):
         list(review_game(broken, limits=QUICK))
+
+
+def test_a_random_seat_in_a_lost_game_is_labelled_by_the_points_it_throws_away() -> None:
+    """The issue's game: once a random seat's chance is gone, its moves lose no win
+    probability, yet the points they give away still label them."""
+    record = agents_record("council-of-four", ["ismcts:iterations=100", "random"], seed=4)
+    reviews = list(review_game(record, seats=[1], limits=SearchLimits(iterations=100)))
+    decided = [r for r in reviews if r.decided and not r.only_move]
+    assert len(decided) >= 10
+    by_points = [r for r in decided if r.label and r.loss < THRESHOLDS["inaccuracy"]]
+    assert len(by_points) >= len(decided) // 4
+    assert all(
+        r.points_lost >= POINTS_THRESHOLDS["council-of-four"]["inaccuracy"] for r in by_points
+    )

@@ -75,6 +75,14 @@ def check_stream(messages, record: rpb.GameRecord, seats=(0, 1), hindsight=False
         assert m.move.loss == pytest.approx(
             max(0.0, m.move.win_probability_best - m.move.win_probability_played)
         )
+        # The points beside the win probability, in the game's unit; forced: only moves.
+        assert m.move.points_lost == pytest.approx(
+            0.0 if m.move.only_move else max(0.0, m.move.points_best - m.move.points_played)
+        )
+        assert m.move.severity >= m.move.loss and m.move.forced == m.move.only_move
+        assert (
+            m.move.points_unit in ("VP", "points", "chips") and m.move.line_seats[0] == played.seat
+        )
     assert last.final and last.stop_reason == pb.STOP_REASON_UNSPECIFIED
     assert last.progress.decisions_done == len(reviewed) and not last.HasField("move")
     assert [s.seat for s in last.seats] == sorted(set(seats) & {m.seat for m in record.moves})
@@ -96,6 +104,8 @@ def test_progress_then_each_decision_then_the_summaries(stub, server):
     summary = {s.seat: s for s in messages[-1].seats}
     assert summary[0].decisions == 2 and summary[1].decisions == 1
     assert summary[1].average_loss == pytest.approx(messages[2].move.loss)
+    assert summary[1].average_points_lost == pytest.approx(messages[2].move.points_lost)
+    assert messages[1].move.points_unit == "chips"
     # Each decision is recorded as the servicer records every search (recent searches and
     # metrics: a custom budget's searches of Kuhn poker that spent their iterations).
     recorded = list(server.servicer.recent_searches)[before:]

@@ -25,6 +25,7 @@ import base64
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -142,10 +143,13 @@ def test_the_page_in_chromium_plays_a_whole_game(node, chromium, page_address, t
         "balcony-mountains",
     ]
     assert seen["seatChoices"] == 2 and seen["duplicateIds"] == []
-    # The hint: candidates with visits and a win-probability bar each.
+    # The hint: headed columns; each candidate's share of play, a win-probability bar, its
+    # chance and its points (no raw visit counts).
+    assert seen["hintHeadings"] == ["Move", "Plays it", "Win %", "VP"]
     rows = seen["hintRows"]
     assert 1 <= len(rows) <= 5 and seen["hintBars"] == len(rows)
-    assert all(r[0] and r[1].endswith(" visits") and r[3].endswith("%") for r in rows)
+    assert all(r[0] and r[1].endswith("%") and r[3].endswith("%") for r in rows)
+    assert all(re.fullmatch(r"[+−]\d+\.\d", r[4]) for r in rows)
     # A main action by clicking the board: the coast balcony's chooser, then its first move.
     assert seen["balconyActions"] and all("coast" in a for a in seen["balconyActions"])
     assert seen["firstLog"] == f"Seat 0 (you): {seen['firstPlayed']}"
@@ -206,7 +210,8 @@ def test_the_page_in_chromium_plays_a_whole_game_of_the_council(
     # The hint: candidates with bars; the best pick's card marked on the board.
     rows = seen["hintRows"]
     assert 1 <= len(rows) <= 5 and seen["hintBars"] == len(rows)
-    assert all(r[0].startswith("pick ") and r[1].endswith(" visits") for r in rows)
+    assert all(r[0].startswith("pick ") and r[1].endswith("%") for r in rows)
+    assert seen["hintHeadings"] == ["Move", "Plays it", "Win %", "points"]
     assert rows[0][0].removeprefix("pick ") in seen["hinted"]
     # A pick and Undo.
     assert seen["firstLog"] == f"Seat 0 (you): {seen['picks'][0]}"

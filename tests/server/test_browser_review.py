@@ -6,10 +6,12 @@ A record written by ``council-ai arena --record`` (the random agent in seat 0) o
 "Open record…" and analysed for seat 0 at 30 iterations a move: the progress streams ("Analysing
 move k of N…", the graph's points growing) to the end, the graph has one point per reviewed
 decision (seat 0's moves), a mistake's mark on it moves the board to that move (the played
-and the best move said, and marked on the board), the arrow keys step, Explore plays a move
-(the bot answers) and "Back to the review" returns to the position; no sideways scrolling at
+and the better move said with their points and the better move's line, and marked on the
+board), the arrow keys step, Explore plays a move (the bot's replies listed) and "Back to
+the review" returns to the position, Home and End go to the ends; no sideways scrolling at
 390 px, no serious or critical axe-core violation at 390x844 and 1440x900. Then a Kuhn poker
-game played on the page is reviewed by "Review game" (its record from GetGameRecord).
+game played on the page is reviewed by "Review game" (its record from GetGameRecord), its
+seats named as in play.
 
 Screenshots: review-390x844.png in a temporary folder; page-review.png there too, or in docs/
 with COUNCIL_UPDATE_SCREENSHOTS=1 (``make screenshots``).
@@ -75,8 +77,10 @@ def test_the_page_reviews_a_record(node, chromium, page_address, tmp_path):
     # The mistake's mark clicked: its move shown, played and best said and marked.
     first_bad = min(i for i, label, _ in labelled if label in ("mistake", "blunder"))
     assert seen["markIndex"] == first_bad and seen["current"] == first_bad
-    assert seen["moveLine"].startswith(f"Seat 0 (random) played {moves[first_bad]['text']} — best ")
-    assert "(loss 0." in seen["moveLine"] and "Line: " in seen["moveLine"]
+    line = seen["moveLine"]
+    assert line.startswith(f"Seat 0 (random) played {moves[first_bad]['text']}: ")
+    assert ". Better: " in line and " VP expected against " in line and " VP lost), " in line
+    assert "Its line: Seat 0 (random): " in line and "→ end" not in line
     assert seen["marked"] >= 2
     # The screens: no sideways scrolling, no serious accessibility violation.
     for size, layout in seen["layouts"].items():
@@ -88,12 +92,18 @@ def test_the_page_reviews_a_record(node, chromium, page_address, tmp_path):
     # The arrow keys step; Explore plays a move and comes back.
     assert seen["afterRight"] == first_bad + 1 and seen["afterLeft"] == first_bad - 1
     assert seen["exploreChoices"] > 0 and seen["hint"].startswith("Hint: ")
-    assert seen["exploreMoves"] >= 1
+    assert seen["exploreMoves"] >= 1 and len(seen["exploreLog"]) == seen["exploreMoves"]
+    # Each move listed with its seat: the reader's (seat 0) and the bot's replies.
+    mine = [e for e in seen["exploreLog"] if e.startswith("Seat 0 (random): ")]
+    replies = [e for e in seen["exploreLog"] if e.startswith("Seat 1 (") and " (bot): " in e]
+    assert len(mine) >= 1 and len(mine) + len(replies) == len(seen["exploreLog"])
     assert seen["backAt"] == first_bad - 1 and seen["exploreHidden"] and seen["gameShownAgain"]
+    assert (seen["afterEnd"], seen["afterHome"]) == (len(moves), 0)
     # The page's own game, reviewed by "Review game" (GetGameRecord).
     review = seen["pageReview"]
     assert review["title"] == f"Game review: Kuhn poker, {seen['pageGameMoves']} moves"
     assert review["seat"] == "0" and review["error"] is None
+    assert review["seats"] == ["every seat", "Seat 0 (you)", "Seat 1 (beginner bot)"]
     done = int(review["progress"].split(" of ")[0].split()[-1])
     assert done >= 1 and review["progress"] == f"Analysis done: {done} of {done} moves analysed."
     assert review["points"] == done

@@ -50,9 +50,15 @@ def test_the_table_lists_every_move_and_a_summary_per_seat(arena_record, capsys)
     lines = out.splitlines()
     header = lines.index(next(line for line in lines if line.split()[:2] == ["move", "seat"]))
     record = json.loads(arena_record.read_text())
-    moves = lines[header + 1 : header + 1 + len(record["moves"])]
+    rows = lines[header + 1 : lines.index("")]
+    moves = [line for line in rows if not line.lstrip().startswith("better:")]
     assert [int(line.split()[0]) for line in moves] == list(range(len(record["moves"])))
-    assert any(line.rstrip().endswith("forced") for line in moves)
+    assert not any(line.rstrip().endswith("forced") for line in moves)
+    # Each labelled move is followed by the better move, its points and its line.
+    for at, line in enumerate(rows):
+        labelled = line.rstrip().endswith(LABELS[1:])
+        assert labelled == (at + 1 < len(rows) and "better: " in rows[at + 1])
+    assert any("better: " in line and " VP" in line and "line: seat " in line for line in rows)
     summary = lines[lines.index(next(line for line in lines if "avg loss" in line)) + 1 :]
     assert [line.split()[:2] for line in summary] == [
         ["0", "ismcts:iterations=60"],
@@ -67,11 +73,21 @@ def test_json_has_every_move_with_its_figures_and_the_seats(arena_record, capsys
     record = json.loads(arena_record.read_text())
     assert document["game"] == "council-of-four" and document["hindsight"] is False
     assert len(document["moves"]) == len(record["moves"])
+    assert document["points_unit"] == "VP"
+    keys = {"seat", "move", "played", "best", "line", "line_seats", "label", "iterations"}
+    keys |= {"win_probability_loss", "points_best", "points_played", "points_lost"}
     for move in document["moves"]:
-        assert {"seat", "move", "played", "best", "line", "loss", "label", "iterations"} <= set(
-            move
-        )
+        assert keys <= set(move)
         assert 0 <= move["win_probability_before"] <= 1 and move["label"] in LABELS
+        assert move["points_lost"] >= 0 and move["win_probability_loss"] >= 0
+    # Only a move with one legal action is left unjudged (forced): every choice is judged.
+    from council.engine.record import record_from_json
+    from council.engine.serialize import state_from_proto
+
+    state = state_from_proto(record_from_json(arena_record.read_text()).start)
+    for move in document["moves"]:
+        assert move["forced"] == move["only_move"] == (len(state.legal_actions()) == 1)
+        state.apply(move["played_id"])
     assert [s["seat"] for s in document["seats"]] == [0, 1]
     random_seat, search_seat = document["seats"][1], document["seats"][0]
     assert random_seat["average_loss"] > search_seat["average_loss"]

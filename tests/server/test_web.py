@@ -309,7 +309,9 @@ def test_the_pages_script_plays_a_whole_game(http_server):
     assert out.returncode == 0, out.stderr
     seen = json.loads(out.stdout.splitlines()[-1])
     assert seen["cities"] == 15 and seen["finalCities"] == 15 and seen["seatChoices"] == 2
-    assert seen["hintRows"] == 5 and seen["hintFirst"][1].endswith(" visits")
+    # The candidates under their headings, each with the probability the bot plays it.
+    assert seen["hintHeadings"] == ["Move", "Plays it", "Win %", "VP"]
+    assert seen["hintRows"] == 5 and re.fullmatch(r"\d+%", seen["hintFirst"][1])
     # The hint streamed (AnalyzePosition; RecommendAction only for the bot's moves): each
     # report redrew the candidates, the last one final; the principal line starts with the
     # best candidate, whose pieces are highlighted on the board.

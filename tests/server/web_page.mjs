@@ -124,7 +124,7 @@ const hintShown = elements.hint.replaceChildren.bind(elements.hint);
 seen.hintReports = [];
 elements.hint.replaceChildren = (...nodes) => {
   const state = nodes.find((n) => n.className === "hint-state");
-  if (state) seen.hintReports.push([nodes[0].all("tr").length, state.textContent]);
+  if (state) seen.hintReports.push([nodes[0].all("tbody")[0].all("tr").length, state.textContent]);
   hintShown(...nodes);
 };
 elements["hint-button"].click();
@@ -132,7 +132,8 @@ await until(() => elements.hint.dataset.final === "true", "the hint's final repo
 await until(() => !elements["hint-button"].disabled, "the hint's end");
 seen.hintReports = [...seen.hintReports];
 elements.hint.replaceChildren = hintShown;
-seen.hintRows = elements.hint.all("tr").length;
+seen.hintRows = elements.hint.all("tbody")[0].all("tr").length;
+seen.hintHeadings = elements.hint.all("th").map((c) => c.textContent);
 seen.hintFirst = elements.hint.all("td").map((c) => c.textContent).slice(0, 4);
 seen.hintSource = elements.hint.dataset.source;
 seen.hintLine = elements.hint.all("p").map((p) => p.textContent);
@@ -184,7 +185,7 @@ while (elements.scores.hidden) {
     await until(() => elements.hint.dataset.final === "true", "the fallback hint");
     await until(() => !elements["hint-button"].disabled, "the fallback hint's end");
     streamsFail = false;
-    seen.fallbackHint = [elements.hint.dataset.source, elements.hint.all("tr").length];
+    seen.fallbackHint = [elements.hint.dataset.source, elements.hint.all("tbody")[0].all("tr").length];
   }
   const list = buttons();
   list[seen.moves % list.length].click();
