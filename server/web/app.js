@@ -1561,7 +1561,11 @@ function claimGame() {
   setPassive(false);
 }
 
+let passiveTab = false; // another tab plays this page's game
+
 function setPassive(passive) {
+  if (passive === passiveTab) return;
+  passiveTab = passive;
   $("other-tab").hidden = !passive;
   for (const part of [document.querySelector("main"), document.querySelector("header")]) part.inert = passive;
   if (!passive) return;

@@ -9,8 +9,9 @@ actions near the top on a phone and where they were after a hint, the seats' pan
 
 Never losing a game: the Bot speed setting (instant, kept), a reload mid-game resumes the
 same position and log, a second tab of the game is in charge and the first is told (a move
-in the second is kept when the first takes over), a server stopped mid-game shows "Connection lost — retrying in N s"
-and the game goes on once the server is back on the same port with the same
+in the second is kept when the first takes over), a server stopped mid-game shows
+"Connection lost — retrying in N s" and the game goes on once the server is back on the
+same port with the same
 $XDG_STATE_HOME (its seal keys), Save game / Open game, New game asking first; and The
 Council's reveal chosen by toggling cards, its last event's bids gone at the next draft.
 
