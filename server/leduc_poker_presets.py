@@ -1,8 +1,8 @@
 """Leduc poker's preset budgets (``council.server.presets``).
 
-Ten times Kuhn poker's: Leduc's tree is about a thousand times larger (936 information
-sets against 12), and its second round is searched below a public card the first round's
-iterations average over. How far each budget is from an equilibrium is measured exactly
+Five times Kuhn poker's: Leduc's tree is far larger (936 information states against 12),
+and its second round is searched below a public card the first round's iterations average
+over. How far each budget is from an equilibrium is measured exactly
 (its exploitability, ``python bench/exploitability.py``; docs/results.md, "Exploitability").
 """
 
@@ -15,8 +15,8 @@ __all__: list[str] = []
 register_budgets(
     "leduc-poker",
     {
-        "beginner": Budget(200, "about 1 ms a move", "the weakest preset"),
-        "casual": Budget(2000, "a few ms", "the default"),
-        "strong": Budget(20000, "a few tens of ms", "the strongest preset"),
+        "beginner": Budget(100, "well under 1 ms a move", "the weakest preset"),
+        "casual": Budget(1000, "a few ms", "the default"),
+        "strong": Budget(10000, "about 15 ms", "the strongest preset"),
     },
 )
