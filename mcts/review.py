@@ -147,6 +147,7 @@ __all__ = [
     "OPEN",
     "POINTS_THRESHOLDS",
     "POINTS_UNITS",
+    "REWARD_IS_POINTS",
     "READ_SHARE",
     "READ_VISITS",
     "REVIEW_MARGIN_WEIGHT",
@@ -174,7 +175,12 @@ POINTS_UNITS: dict[str, tuple[str, float]] = {
     "council-of-four": ("VP", 1.0),
     "the-council": ("points", 1.0),
     "kuhn-poker": ("chips", 0.5),
+    "leduc-poker": ("chips", 0.5),
 }
+
+# The games whose search reward is their points rescaled: their "win probability" is no
+# chance of winning, so a hint or a review says their points alone.
+REWARD_IS_POINTS = frozenset({"kuhn-poker", "leduc-poker"})
 
 # Points lost (in each game's unit) at or above which each label applies, chosen from data
 # as THRESHOLDS were (the module's docstring, docs/review.md).
@@ -184,6 +190,8 @@ POINTS_THRESHOLDS: dict[str, dict[str, float]] = {
     # Kuhn poker's win probability is its chips rescaled, (chips + 2) / 4: the same
     # thresholds as THRESHOLDS, in chips.
     "kuhn-poker": {"inaccuracy": 0.2, "mistake": 0.4, "blunder": 0.6},
+    # Leduc poker's is (chips + 13) / 26: THRESHOLDS in chips likewise.
+    "leduc-poker": {"inaccuracy": 1.3, "mistake": 2.6, "blunder": 3.9},
 }
 
 # A game is open while the seat's win probability before its move is in this range, and

@@ -344,12 +344,12 @@ def format_hint(result, game: str) -> str:
     """A hint for people: the candidates under headings (move, the probability the bot
     plays it, win %, points in the game's unit), the recommended move first, then by that
     probability (a candidate's own ``probability`` when the search gives one, else its
-    share of the visits); the line without the turns' bare "end" steps. Kuhn poker's win
-    probability is its chips rescaled, so its hint is in chips alone."""
-    from council.mcts.review import POINTS_UNITS
+    share of the visits); the line without the turns' bare "end" steps. The pokers' win
+    probability is their chips rescaled, so their hint is in chips alone."""
+    from council.mcts.review import POINTS_UNITS, REWARD_IS_POINTS
 
     unit, factor = POINTS_UNITS.get(game, ("points", 1.0))
-    with_win = game != "kuhn-poker"
+    with_win = game not in REWARD_IS_POINTS
     visits = sum(c.visits for c in result.candidates) or 1
 
     def played(c) -> float:  # (a `probability` field, once the search result has one)

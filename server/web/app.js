@@ -902,6 +902,7 @@ const HINT_POINTS = {
   "council-of-four": { unit: "VP", factor: 1, win: true },
   "the-council": { unit: "points", factor: 1, win: true },
   "kuhn-poker": { unit: "chips", factor: 0.5, win: false },
+  "leduc-poker": { unit: "chips", factor: 0.5, win: false },
 };
 
 // A hint's candidates as rows: the probability the bot plays each (the candidate's own

@@ -152,7 +152,9 @@ def test_a_whole_game_of_the_council_on_its_table(node, chromium, page_address, 
     assert not final["actionsTitleShown"]
     kinds = seen["kinds"]
     assert {"pick", "bid", "endBid", "reveal"} <= set(kinds), kinds
-    assert kinds["pick"] >= 12 and seen["keyboardMoves"] >= seen["moves"] // 2 - 1
+    # (At least a hand's five picks: a sealed game's chance is drawn afresh at each move, so
+    # the page's ?seed gives the deal, not the game's length.)
+    assert kinds["pick"] >= 5 and seen["keyboardMoves"] >= seen["moves"] // 2 - 1
     # Every move of seat 0 came from the table: its log lines are as many as its presses.
     mine = [move for move, _ in final["logEffects"] if move.startswith("Seat 0 (you): ")]
     assert len(mine) == seen["moves"]

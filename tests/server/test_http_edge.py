@@ -113,7 +113,8 @@ def outcome(transport: str, status: int, headers, body: bytes) -> tuple[int, str
         return status, error["code"], error["message"]
     if transport == "grpc-web-text":
         assert headers["Content-Type"].startswith("application/grpc-web-text")
-        body = base64.b64decode(body)
+        # Each frame is base64 on its own, padding and all: 4 characters at a time.
+        body = b"".join(base64.b64decode(body[i : i + 4]) for i in range(0, len(body), 4))
     frames, at = [], 0
     while at < len(body):
         flags, size = struct.unpack(">BI", body[at : at + 5])
