@@ -203,6 +203,9 @@ READ_SHARE = 0.25
 # The least a search forced through the played move spends.
 MIN_FORCED_ITERATIONS = 64
 
+# A decided position's search runs this many times the budget (1: the budget alone).
+DECIDED_BUDGET_FACTOR = 1
+
 # Iterations (or seconds) a search runs between two looks at the stop event.
 _SLICE_ITERATIONS = 256
 _SLICE_S = 0.05
@@ -462,6 +465,15 @@ def _review_move(
     free = _searcher(state, seat, hindsight, limits, config, decision_seed)
     budget.run(free, limits.iterations, limits.time_s)
     result = free.result()
+    if DECIDED_BUDGET_FACTOR > 1 and not OPEN[0] <= _root_value(result) <= OPEN[1]:
+        # A decided position: the same search runs on, to tell the moves' points apart.
+        more = DECIDED_BUDGET_FACTOR - 1
+        budget.run(
+            free,
+            None if limits.iterations is None else more * limits.iterations,
+            None if limits.time_s is None else more * limits.time_s,
+        )
+        result = free.result()
     iterations = result.iterations
     by_action = {c.action: c for c in result.candidates}
     best = by_action[result.action]

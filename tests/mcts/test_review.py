@@ -381,3 +381,25 @@ def test_a_random_seat_in_a_lost_game_is_labelled_by_the_points_it_throws_away()
     assert all(
         r.points_lost >= POINTS_THRESHOLDS["council-of-four"]["inaccuracy"] for r in by_points
     )
+
+
+def test_a_decided_positions_search_runs_on_by_the_decided_budget_factor(monkeypatch) -> None:
+    """DECIDED_BUDGET_FACTOR (1 by default; bench/review.py --decided-factor measures other
+    values): a decision whose search finds the game decided after the budget runs on to that
+    many times it; an open one keeps the budget."""
+    import council.mcts.review as review_module
+
+    record = agents_record("council-of-four", ["ismcts:iterations=100", "random"], seed=4)
+    limits = SearchLimits(iterations=60)
+    plain = list(review_game(record, limits=limits))
+    monkeypatch.setattr(review_module, "DECIDED_BUDGET_FACTOR", 3)
+    longer = list(review_game(record, limits=limits))
+    free = [  # the decisions of one search each (no search forced through the move played)
+        (a, b)
+        for a, b in zip(plain, longer, strict=True)
+        if not a.only_move and a.best == a.played and b.best == b.played
+    ]
+    assert any(a.decided for a, _ in free) and any(not a.decided for a, _ in free)
+    for a, b in free:
+        assert a.iterations == 60
+        assert b.iterations == (180 if a.decided else 60)
