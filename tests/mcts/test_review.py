@@ -16,6 +16,7 @@ from council.engine.serialize import state_from_proto, state_to_proto
 from council.mcts.agents import parse_agent
 from council.mcts.games import all_search_games
 from council.mcts.review import (
+    ACCURACY_SLOPE,
     LABELS,
     POINTS_THRESHOLDS,
     POINTS_UNITS,
@@ -236,13 +237,19 @@ def test_summarize_counts_decisions_losses_labels_and_accuracy_exactly() -> None
     assert (zero.seat, zero.decisions) == (0, 4)
     assert zero.average_loss == pytest.approx((0.06 + 0.12 + 0.40) / 4)
     assert zero.counts == {"inaccuracy": 1, "mistake": 1, "blunder": 1}
-    expected = sum(103.1668 * math.exp(-4.354 * x) - 3.1668 for x in (0, 0.06, 0.12, 0.40)) / 4
+    # A loss of 0.40 is past the curve's zero: it scores 0.
+    expected = (
+        sum(103.1668 * math.exp(-ACCURACY_SLOPE * x) - 3.1668 for x in (0, 0.06, 0.12)) + 0
+    ) / 4
     assert zero.accuracy == pytest.approx(expected)
     assert zero.average_points_lost == 0.0
     assert (one.decisions, one.counts["blunder"]) == (1, 1)
-    assert one.accuracy == pytest.approx(103.1668 * math.exp(-4.354 * 0.3) - 3.1668)
+    assert one.accuracy == 0.0  # a loss of 0.30: past the curve's zero
     assert (two.decisions, two.average_loss, two.accuracy) == (0, 0.0, 100.0)
     assert accuracy_of_loss(0.0) == 100.0 and accuracy_of_loss(1.0) == 0.0
+    # Half credit at the inaccuracy threshold; a mistake's threshold scores about 24.
+    assert accuracy_of_loss(THRESHOLDS["inaccuracy"]) == pytest.approx(50.0)
+    assert accuracy_of_loss(THRESHOLDS["mistake"]) == pytest.approx(24.2326, abs=1e-4)
     document = review_to_json(reviews, [zero, one, two], game="kuhn-poker")
     assert document["game"] == "kuhn-poker" and len(document["moves"]) == len(reviews)
     assert document["points_unit"] == "chips"
