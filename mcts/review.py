@@ -184,7 +184,7 @@ POINTS_UNITS: dict[str, tuple[str, float]] = {
 # Points lost (in each game's unit) at or above which each label applies, chosen from data
 # as THRESHOLDS were (the module's docstring, docs/review.md).
 POINTS_THRESHOLDS: dict[str, dict[str, float]] = {
-    "council-of-four": {"inaccuracy": 0.2, "mistake": 6.0, "blunder": 15.0},
+    "council-of-four": {"inaccuracy": 0.1, "mistake": 6.0, "blunder": 15.0},
     "the-council": {"inaccuracy": 0.7, "mistake": 1.2, "blunder": 2.0},
     # Kuhn poker's win probability is its chips rescaled, (chips + 2) / 4: the same
     # thresholds as THRESHOLDS, in chips.
