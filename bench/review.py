@@ -427,9 +427,7 @@ def planted_check(args, player_budget: str, budgets: list[str]) -> dict:
                             "points_lost": round(r.points_lost, 3),
                             "severity": round(r.severity, 4),
                             "label": r.label,
-                            "reference": references[g].get(r.index)
-                            if r.seat == seat
-                            else None,
+                            "reference": references[g].get(r.index) if r.seat == seat else None,
                         }
                         if r.seat == seat:
                             rows.append(row)
