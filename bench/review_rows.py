@@ -17,6 +17,7 @@ Prints one JSON object:
     python bench/review.py --only-planted --planted-in council-of-four --planted-kinds random \\
         --planted-games 8 --planted-player casual --budgets casual --planted-rows rows.jsonl
     python bench/review_rows.py rows.jsonl
+    python bench/review_rows.py rows.jsonl --from-record 8   # the games after the first 8
 """
 
 from __future__ import annotations
@@ -89,10 +90,17 @@ def points_table(rows: list[dict]) -> list[dict]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rows", help="the JSON lines of bench/review.py --planted-rows")
+    parser.add_argument(
+        "--from-record",
+        type=int,
+        default=0,
+        help="only the games from this index on (games not used to choose the settings)",
+    )
     args = parser.parse_args(argv)
     with open(args.rows) as f:
         rows = [json.loads(line) for line in f if line.strip()]
-    report: dict = {"rows": args.rows, "by": {}}
+    rows = [r for r in rows if r["record"] >= args.from_record]
+    report: dict = {"rows": args.rows, "from_record": args.from_record, "by": {}}
     for key in sorted({(r["game"], r["kind"], r["budget"]) for r in rows}):
         game, kind, budget = key
         mine = [r for r in rows if (r["game"], r["kind"], r["budget"]) == key]
