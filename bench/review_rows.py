@@ -23,6 +23,7 @@ Prints one JSON object:
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import statistics
@@ -89,7 +90,9 @@ def points_table(rows: list[dict]) -> list[dict]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("rows", help="the JSON lines of bench/review.py --planted-rows")
+    parser.add_argument(
+        "rows", help="the JSON lines of bench/review.py --planted-rows (.gz: compressed)"
+    )
     parser.add_argument(
         "--from-record",
         type=int,
@@ -97,7 +100,7 @@ def main(argv=None) -> int:
         help="only the games from this index on (games not used to choose the settings)",
     )
     args = parser.parse_args(argv)
-    with open(args.rows) as f:
+    with (gzip.open if args.rows.endswith(".gz") else open)(args.rows, "rt") as f:
         rows = [json.loads(line) for line in f if line.strip()]
     rows = [r for r in rows if r["record"] >= args.from_record]
     report: dict = {"rows": args.rows, "from_record": args.from_record, "by": {}}
