@@ -410,3 +410,39 @@ def test_a_decided_positions_search_runs_on_by_the_decided_budget_factor(monkeyp
     for a, b in free:
         assert a.iterations == 60
         assert b.iterations == (180 if a.decided else 60)
+
+
+def test_the_planted_check_counts_against_its_reference() -> None:
+    """bench/review.py's tally: raw recall and precision count planted moves; against the
+    reference a planted move losing nothing is left out of recall, and a label on the
+    player's own losing move is no false flag."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "review.py"
+    spec = importlib.util.spec_from_file_location("bench_review", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+
+    def row(planted: bool, label: str, reference: float, decided: bool = True) -> dict:
+        return {"planted": planted, "label": label, "reference": reference, "decided": decided}
+
+    rows = [
+        row(True, "mistake", 0.2),  # a losing plant, found
+        row(True, "", 0.3),  # a losing plant, missed
+        row(True, "", 0.0),  # a plant that loses nothing, unlabelled
+        row(False, "inaccuracy", 0.08),  # the player's own losing move, labelled
+        row(False, "inaccuracy", 0.01),  # a false flag by both counts
+        row(True, "blunder", 0.5, decided=False),
+    ]
+    tally = bench.tally_planted(rows)
+    decided = tally["decided"]
+    assert (decided["planted"], decided["flagged"], decided["planted_flagged"]) == (3, 3, 1)
+    assert (decided["recall"], decided["precision"]) == (round(1 / 3, 3), round(1 / 3, 3))
+    assert (decided["planted_losing_by_reference"], decided["planted_losing_flagged"]) == (2, 1)
+    assert decided["recall_of_losing"] == 0.5
+    assert decided["precision_by_reference"] == round(2 / 3, 3)
+    assert tally["open"]["recall"] == 1.0 and tally["all"]["planted"] == 4
+    without = bench.tally_planted([{**r, "reference": None} for r in rows])
+    assert "recall_of_losing" not in without["decided"]
