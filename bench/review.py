@@ -29,7 +29,13 @@ Plays seeded games, records them (``council.engine.record``), reviews every seat
   and flagged (any label), ``recall`` (flagged planted / planted) and ``precision``
   (planted flagged / flagged), in decided positions (win probability before the move
   outside ``OPEN``) and open ones, and each side's accuracy (the planted seat's against
-  the other seats');
+  the other seats'). A planted random move may lose nothing (another way to the same end),
+  and the players' own moves may lose: so a *reference* review (``--planted-reference``,
+  default the ``strong`` preset, ``--reference-seeds`` seeds, its severities averaged)
+  judges the planted seat's decisions too, and the check also gives ``recall_of_losing``
+  (flagged / the planted moves the reference finds losing at least the inaccuracy
+  threshold) and ``precision_by_reference`` (flags on planted moves or on moves the
+  reference finds losing / flags), beside the raw figures;
 * ``cost``: seconds per reviewed game (every seat) at each budget of ``--budgets`` (preset
   names or iteration counts), over the first games played: wall-clock and this process's
   CPU time (the figure to read on a machine shared with other jobs).
@@ -106,13 +112,16 @@ def play_records(game: str, lineup: Sequence[str], games: int, players: int, see
     return out
 
 
-def review(record, iterations: int, settings: dict, seed: int) -> list[MoveReview]:
-    """Every seat's moves of ``record`` reviewed at ``iterations`` per decision."""
+def review(
+    record, iterations: int, settings: dict, seed: int, seats: Sequence[int] | None = None
+) -> list[MoveReview]:
+    """The moves of ``seats`` (None: every seat) of ``record`` reviewed at ``iterations``
+    per decision."""
     from council.engine.serialize import state_from_proto
 
     config = replace(default_config(state_from_proto(record.start)), **settings)
     limits = SearchLimits(iterations=iterations)
-    return list(review_game(record, limits=limits, seed=seed, config=config))
+    return list(review_game(record, limits=limits, seed=seed, config=config, seats=seats))
 
 
 def is_decision(r: MoveReview) -> bool:
@@ -314,46 +323,119 @@ def play_planted(
     return record, planted_seat, planted
 
 
-def planted_check(args, player_budget: str, budgets: list[str]) -> dict:
-    """The ``planted`` check (the module's docstring): per game, kind and review budget."""
+def reference_severities(game: str, games: list, budget: str, seeds: int) -> list[dict]:
+    """Per planted game, the planted seat's decisions judged by a stronger review: each
+    move index's ``severity`` averaged over ``seeds`` review seeds at ``budget`` (the
+    planted check's reference, the module's docstring)."""
+    iterations, settings = preset_budget(game, budget)
+    out = []
+    for record, seat, _ in games:
+        runs = [review(record, iterations, settings, 1000 + s, seats=[seat]) for s in range(seeds)]
+        out.append(
+            {
+                moves[0].index: statistics.mean(r.severity for r in moves)
+                for moves in zip(*runs, strict=True)
+                if is_decision(moves[0])
+            }
+        )
+    return out
+
+
+def review_decided(record, iterations: int, settings: dict, factor: int) -> list[MoveReview]:
+    """``review`` (seed 0) with ``DECIDED_BUDGET_FACTOR`` set to ``factor`` for it."""
+    saved = review_module.DECIDED_BUDGET_FACTOR
+    review_module.DECIDED_BUDGET_FACTOR = factor
+    try:
+        return review(record, iterations, settings, 0)
+    finally:
+        review_module.DECIDED_BUDGET_FACTOR = saved
+
+
+def tally_planted(rows: Sequence[dict]) -> dict:
+    """Recall and precision of the flags (any label) on the planted seat's decisions
+    ``rows``, in decided and open positions and over all; against the reference too where
+    the rows carry one (``reference``: its severity)."""
+    inaccuracy = THRESHOLDS["inaccuracy"]
     out: dict = {}
+    for part in ("decided", "open", "all"):
+        mine = [r for r in rows if part == "all" or (part == "decided") == r["decided"]]
+        flagged = [r for r in mine if r["label"]]
+        hit = sum(r["planted"] for r in flagged)
+        planted = sum(r["planted"] for r in mine)
+        tally: dict = {
+            "planted": planted,
+            "flagged": len(flagged),
+            "planted_flagged": hit,
+            "recall": round(hit / planted, 3) if planted else None,
+            "precision": round(hit / len(flagged), 3) if flagged else None,
+        }
+        if mine and all(r["reference"] is not None for r in mine):
+            # A planted move the reference finds no worse than the inaccuracy threshold lost
+            # nothing to find; a flag on a move the reference finds losing is no false flag.
+            losing = [r for r in mine if r["planted"] and r["reference"] >= inaccuracy]
+            found = sum(bool(r["label"]) for r in losing)
+            sound = sum(r["planted"] or r["reference"] >= inaccuracy for r in flagged)
+            tally |= {
+                "planted_losing_by_reference": len(losing),
+                "planted_losing_flagged": found,
+                "recall_of_losing": round(found / len(losing), 3) if losing else None,
+                "flags_losing_or_planted": sound,
+                "precision_by_reference": round(sound / len(flagged), 3) if flagged else None,
+            }
+        out[part] = tally
+    return out
+
+
+def planted_check(args, player_budget: str, budgets: list[str]) -> dict:
+    """The ``planted`` check (the module's docstring): per game, kind and review budget.
+    With ``--planted-rows`` every reviewed decision is written there, one JSON line each."""
+    out: dict = {}
+    rows_out = open(args.planted_rows, "w") if args.planted_rows else None  # noqa: SIM115
     for game in args.planted_in:
         player = search_spec(*preset_budget(game, player_budget))
         per_kind: dict = {}
-        for kind in ("random", "worst"):
+        for kind in args.planted_kinds:
             games = [
                 play_planted(game, player, args.seed + 20_000 + g, args.planted_share, kind)
                 for g in range(args.planted_games * PLANTED_GAMES_FACTOR.get(game, 1))
             ]
+            references = (
+                reference_severities(game, games, args.planted_reference, args.reference_seeds)
+                if args.planted_reference
+                else [{} for _ in games]
+            )
             per_budget: dict = {}
             for name in budgets:
                 iterations, settings = preset_budget(game, name)
-                mine, others = [], []
-                tallies = {
-                    part: {"planted": 0, "flagged": 0, "planted_flagged": 0}
-                    for part in ("decided", "open", "all")
-                }
-                for record, seat, planted in games:
-                    for r in review(record, iterations, settings, 0):
+                mine, others, rows = [], [], []
+                for g, (record, seat, planted) in enumerate(games):
+                    for r in review_decided(record, iterations, settings, args.decided_factor):
                         if not is_decision(r):
                             continue
                         (mine if r.seat == seat else others).append(r)
-                        if r.seat != seat:
-                            continue
-                        was, flagged = r.index in planted, bool(r.label)
-                        for part in ("open" if is_open(r) else "decided", "all"):
-                            tallies[part]["planted"] += was
-                            tallies[part]["flagged"] += flagged
-                            tallies[part]["planted_flagged"] += was and flagged
-                for tally in tallies.values():
-                    hit = tally["planted_flagged"]
-                    tally["recall"] = round(hit / tally["planted"], 3) if tally["planted"] else None
-                    tally["precision"] = (
-                        round(hit / tally["flagged"], 3) if tally["flagged"] else None
-                    )
+                        row = {
+                            "game": game,
+                            "kind": kind,
+                            "budget": name,
+                            "record": g,
+                            "move": r.index,
+                            "planted_seat": r.seat == seat,
+                            "planted": r.index in planted,
+                            "decided": not is_open(r),
+                            "win_probability_before": round(r.win_probability_before, 4),
+                            "loss": round(r.loss, 4),
+                            "points_lost": round(r.points_lost, 3),
+                            "severity": round(r.severity, 4),
+                            "label": r.label,
+                            "reference": references[g].get(r.index) if r.seat == seat else None,
+                        }
+                        if r.seat == seat:
+                            rows.append(row)
+                        if rows_out is not None:
+                            rows_out.write(json.dumps(row) + "\n")
                 per_budget[name] = {
                     "iterations": iterations,
-                    **tallies,
+                    **tally_planted(rows),
                     "planted_seat": label_rates(mine),
                     "other_seats": label_rates(others),
                 }
@@ -362,7 +444,17 @@ def planted_check(args, player_budget: str, budgets: list[str]) -> dict:
                 "planted_moves": sum(len(p) for _, _, p in games),
                 "budgets": per_budget,
             }
-        out[game] = {"player_spec": player, "share": args.planted_share, **per_kind}
+        out[game] = {
+            "player_spec": player,
+            "share": args.planted_share,
+            "reference": {"budget": args.planted_reference, "seeds": args.reference_seeds}
+            if args.planted_reference
+            else None,
+            "decided_budget_factor": args.decided_factor,
+            **per_kind,
+        }
+    if rows_out is not None:
+        rows_out.close()
     return out
 
 
@@ -437,6 +529,29 @@ def main(argv=None) -> int:
         help="the planted games' search seats: a preset name or iterations",
     )
     parser.add_argument(
+        "--planted-kinds",
+        nargs="+",
+        default=["random", "worst"],
+        choices=["random", "worst"],
+        help="the kinds of planted moves",
+    )
+    parser.add_argument(
+        "--planted-reference",
+        default="strong",
+        help="the reference review's budget (a preset name or iterations; '' for none): a "
+        "planted move it finds losing less than the inaccuracy threshold lost nothing",
+    )
+    parser.add_argument(
+        "--reference-seeds", type=int, default=2, help="the reference review's seeds, averaged"
+    )
+    parser.add_argument(
+        "--decided-factor",
+        type=int,
+        default=review_module.DECIDED_BUDGET_FACTOR,
+        help="the planted check's reviews: a decided position's budget, times the budget",
+    )
+    parser.add_argument("--planted-rows", help="write every reviewed decision here (JSON lines)")
+    parser.add_argument(
         "--only-planted", action="store_true", help="run the planted-mistakes check alone"
     )
     parser.add_argument(
@@ -449,7 +564,7 @@ def main(argv=None) -> int:
     if args.quick:
         args.games, args.player_iterations, args.review = 2, "300", "1000"
         args.seeds, args.budgets, args.cost_games = 2, "beginner,casual", 1
-        args.planted_games = 2
+        args.planted_games, args.planted_reference, args.reference_seeds = 2, "1000", 1
     began = time.perf_counter()
     game, n = args.game, args.players
     if args.only_planted:

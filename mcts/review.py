@@ -92,13 +92,17 @@ past strong play's 95th percentile, a mistake at about its 99th, a blunder at ab
 99.5th. Kuhn poker's are the win-probability thresholds in chips (its win probability is
 ``(chips + 2) / 4``). The figures are in docs/review.md.
 
-**Accuracy** (``SeatSummary.accuracy``, 0..100) is lichess's move accuracy taken over win
-probability instead of chess's win percentage: a decision of ``severity`` (0..1) scores
-``clamp(103.1668 * exp(-4.354 * loss) - 3.1668, 0, 100)`` (lichess's
-``103.1668 * exp(-0.04354 * points) - 3.1669`` over percentage points, its offset moved by
-0.0001 so that no loss scores exactly 100; about 80 for a loss of 0.05, 64 for 0.10, 40 for
-0.20, about 0 from 0.8); a seat's accuracy is the mean over its
-decisions (moves that are not only moves). A seat with no such decision scores 100.
+**Accuracy** (``SeatSummary.accuracy``, 0..100) is lichess's move accuracy curve taken over
+``severity`` (0..1) instead of chess's win percentage, made steeper: a decision scores
+``clamp(103.1668 * exp(-ACCURACY_SLOPE * severity) - 3.1668, 0, 100)``, the slope set so
+that a decision at the inaccuracy threshold scores 50 (``ACCURACY_SLOPE`` = ln(103.1668 /
+53.1668) / 0.05, about 13.26; 24 for a mistake's 0.10, 11 for a blunder's 0.15, about 0
+past 0.25). lichess's own slope (4.354 per unit of win probability) gave an inaccuracy 80, so a
+seat playing one random move in three scored only about 5 points below strong play; half
+credit at the inaccuracy threshold (strong play's 95th percentile) doubles that gap while
+strong play loses under two points (the figures: docs/review.md). A seat's accuracy is
+the mean over its decisions (moves that are not only moves); a seat with no such decision
+scores 100.
 ``average_loss`` is the mean loss over the same decisions, ``average_points_lost`` the mean
 points lost, ``counts`` the labels among them.
 
@@ -142,6 +146,7 @@ from council.mcts.search import (
 )
 
 __all__ = [
+    "ACCURACY_SLOPE",
     "LABELS",
     "MIN_FORCED_ITERATIONS",
     "OPEN",
@@ -185,7 +190,7 @@ REWARD_IS_POINTS = frozenset({"kuhn-poker", "leduc-poker"})
 # Points lost (in each game's unit) at or above which each label applies, chosen from data
 # as THRESHOLDS were (the module's docstring, docs/review.md).
 POINTS_THRESHOLDS: dict[str, dict[str, float]] = {
-    "council-of-four": {"inaccuracy": 0.2, "mistake": 6.0, "blunder": 15.0},
+    "council-of-four": {"inaccuracy": 0.1, "mistake": 6.0, "blunder": 15.0},
     "the-council": {"inaccuracy": 0.7, "mistake": 1.2, "blunder": 2.0},
     # Kuhn poker's win probability is its chips rescaled, (chips + 2) / 4: the same
     # thresholds as THRESHOLDS, in chips.
@@ -193,6 +198,10 @@ POINTS_THRESHOLDS: dict[str, dict[str, float]] = {
     # Leduc poker's is (chips + 13) / 26: THRESHOLDS in chips likewise.
     "leduc-poker": {"inaccuracy": 1.3, "mistake": 2.6, "blunder": 3.9},
 }
+
+# The accuracy curve's slope: a decision at the inaccuracy threshold scores 50 (the
+# module's docstring says why).
+ACCURACY_SLOPE = math.log(103.1668 / 53.1668) / THRESHOLDS["inaccuracy"]
 
 # A game is open while the seat's win probability before its move is in this range, and
 # decided outside it: there win probability has saturated and only points tell moves apart.
@@ -210,6 +219,9 @@ READ_VISITS = 32
 READ_SHARE = 0.25
 # The least a search forced through the played move spends.
 MIN_FORCED_ITERATIONS = 64
+
+# A decided position's search runs this many times the budget (1: the budget alone).
+DECIDED_BUDGET_FACTOR = 1
 
 # Iterations (or seconds) a search runs between two looks at the stop event.
 _SLICE_ITERATIONS = 256
@@ -285,13 +297,16 @@ def label_of(loss: float) -> str:
 
 
 def accuracy_of_loss(loss: float) -> float:
-    """One decision's accuracy, 0..100, from its loss in win probability (lichess's curve;
-    the module's docstring).
+    """One decision's accuracy, 0..100, from its ``severity`` (its loss in win probability,
+    or its points read as one; lichess's curve with ``ACCURACY_SLOPE``, the module's
+    docstring).
 
-    >>> accuracy_of_loss(0.0), round(accuracy_of_loss(0.1), 2), accuracy_of_loss(1.0)
-    (100.0, 63.58, 0.0)
+    >>> accuracy_of_loss(0.0), round(accuracy_of_loss(THRESHOLDS["inaccuracy"]), 6)
+    (100.0, 50.0)
+    >>> round(accuracy_of_loss(THRESHOLDS["mistake"]), 2), accuracy_of_loss(1.0)
+    (24.23, 0.0)
     """
-    value = 103.1668 * math.exp(-4.354 * loss) - 3.1668
+    value = 103.1668 * math.exp(-ACCURACY_SLOPE * loss) - 3.1668
     return min(100.0, max(0.0, value))
 
 
@@ -470,6 +485,15 @@ def _review_move(
     free = _searcher(state, seat, hindsight, limits, config, decision_seed)
     budget.run(free, limits.iterations, limits.time_s)
     result = free.result()
+    if DECIDED_BUDGET_FACTOR > 1 and not OPEN[0] <= _root_value(result) <= OPEN[1]:
+        # A decided position: the same search runs on, to tell the moves' points apart.
+        more = DECIDED_BUDGET_FACTOR - 1
+        budget.run(
+            free,
+            None if limits.iterations is None else more * limits.iterations,
+            None if limits.time_s is None else more * limits.time_s,
+        )
+        result = free.result()
     iterations = result.iterations
     by_action = {c.action: c for c in result.candidates}
     best = by_action[result.action]
@@ -567,7 +591,7 @@ def summarize(reviews: Iterable[MoveReview]) -> list[SeatSummary]:
     >>> s.decisions, round(s.average_loss, 3), s.counts["mistake"], s.counts["blunder"]
     (3, 0.033, 1, 1)
     >>> s.average_points_lost, round(s.accuracy, 2)
-    (6.666666666666667, 69.33)
+    (6.666666666666667, 43.61)
     """
     by_seat: dict[int, list[MoveReview]] = {}
     for r in reviews:

@@ -16,6 +16,7 @@ from council.engine.serialize import state_from_proto, state_to_proto
 from council.mcts.agents import parse_agent
 from council.mcts.games import all_search_games
 from council.mcts.review import (
+    ACCURACY_SLOPE,
     LABELS,
     POINTS_THRESHOLDS,
     POINTS_UNITS,
@@ -236,13 +237,19 @@ def test_summarize_counts_decisions_losses_labels_and_accuracy_exactly() -> None
     assert (zero.seat, zero.decisions) == (0, 4)
     assert zero.average_loss == pytest.approx((0.06 + 0.12 + 0.40) / 4)
     assert zero.counts == {"inaccuracy": 1, "mistake": 1, "blunder": 1}
-    expected = sum(103.1668 * math.exp(-4.354 * x) - 3.1668 for x in (0, 0.06, 0.12, 0.40)) / 4
+    # A loss of 0.40 is past the curve's zero: it scores 0.
+    expected = (
+        sum(103.1668 * math.exp(-ACCURACY_SLOPE * x) - 3.1668 for x in (0, 0.06, 0.12)) + 0
+    ) / 4
     assert zero.accuracy == pytest.approx(expected)
     assert zero.average_points_lost == 0.0
     assert (one.decisions, one.counts["blunder"]) == (1, 1)
-    assert one.accuracy == pytest.approx(103.1668 * math.exp(-4.354 * 0.3) - 3.1668)
+    assert one.accuracy == 0.0  # a loss of 0.30: past the curve's zero
     assert (two.decisions, two.average_loss, two.accuracy) == (0, 0.0, 100.0)
     assert accuracy_of_loss(0.0) == 100.0 and accuracy_of_loss(1.0) == 0.0
+    # Half credit at the inaccuracy threshold; a mistake's threshold scores about 24.
+    assert accuracy_of_loss(THRESHOLDS["inaccuracy"]) == pytest.approx(50.0)
+    assert accuracy_of_loss(THRESHOLDS["mistake"]) == pytest.approx(24.2326, abs=1e-4)
     document = review_to_json(reviews, [zero, one, two], game="kuhn-poker")
     assert document["game"] == "kuhn-poker" and len(document["moves"]) == len(reviews)
     assert document["points_unit"] == "chips"
@@ -381,3 +388,61 @@ def test_a_random_seat_in_a_lost_game_is_labelled_by_the_points_it_throws_away()
     assert all(
         r.points_lost >= POINTS_THRESHOLDS["council-of-four"]["inaccuracy"] for r in by_points
     )
+
+
+def test_a_decided_positions_search_runs_on_by_the_decided_budget_factor(monkeypatch) -> None:
+    """DECIDED_BUDGET_FACTOR (1 by default; bench/review.py --decided-factor measures other
+    values): a decision whose search finds the game decided after the budget runs on to that
+    many times it; an open one keeps the budget."""
+    import council.mcts.review as review_module
+
+    record = agents_record("council-of-four", ["ismcts:iterations=100", "random"], seed=4)
+    limits = SearchLimits(iterations=60)
+    plain = list(review_game(record, limits=limits))
+    monkeypatch.setattr(review_module, "DECIDED_BUDGET_FACTOR", 3)
+    longer = list(review_game(record, limits=limits))
+    free = [  # the decisions of one search each (no search forced through the move played)
+        (a, b)
+        for a, b in zip(plain, longer, strict=True)
+        if not a.only_move and a.best == a.played and b.best == b.played
+    ]
+    assert any(a.decided for a, _ in free) and any(not a.decided for a, _ in free)
+    for a, b in free:
+        assert a.iterations == 60
+        assert b.iterations == (180 if a.decided else 60)
+
+
+def test_the_planted_check_counts_against_its_reference() -> None:
+    """bench/review.py's tally: raw recall and precision count planted moves; against the
+    reference a planted move losing nothing is left out of recall, and a label on the
+    player's own losing move is no false flag."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "review.py"
+    spec = importlib.util.spec_from_file_location("bench_review", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+
+    def row(planted: bool, label: str, reference: float, decided: bool = True) -> dict:
+        return {"planted": planted, "label": label, "reference": reference, "decided": decided}
+
+    rows = [
+        row(True, "mistake", 0.2),  # a losing plant, found
+        row(True, "", 0.3),  # a losing plant, missed
+        row(True, "", 0.0),  # a plant that loses nothing, unlabelled
+        row(False, "inaccuracy", 0.08),  # the player's own losing move, labelled
+        row(False, "inaccuracy", 0.01),  # a false flag by both counts
+        row(True, "blunder", 0.5, decided=False),
+    ]
+    tally = bench.tally_planted(rows)
+    decided = tally["decided"]
+    assert (decided["planted"], decided["flagged"], decided["planted_flagged"]) == (3, 3, 1)
+    assert (decided["recall"], decided["precision"]) == (round(1 / 3, 3), round(1 / 3, 3))
+    assert (decided["planted_losing_by_reference"], decided["planted_losing_flagged"]) == (2, 1)
+    assert decided["recall_of_losing"] == 0.5
+    assert decided["precision_by_reference"] == round(2 / 3, 3)
+    assert tally["open"]["recall"] == 1.0 and tally["all"]["planted"] == 4
+    without = bench.tally_planted([{**r, "reference": None} for r in rows])
+    assert "recall_of_losing" not in without["decided"]
