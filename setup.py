@@ -100,10 +100,12 @@ extensions = [
         ("engine", "_status"),
         ("engine", "_the_council"),
         ("engine", "_kuhn_poker"),
+        ("engine", "_leduc_poker"),
         ("mcts", "_evaluation"),
         ("mcts", "_council_of_four_search"),
         ("mcts", "_the_council_search"),
         ("mcts", "_kuhn_poker_search"),
+        ("mcts", "_leduc_poker_search"),
         ("mcts", "_search"),
     )
 ]

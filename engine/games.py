@@ -244,3 +244,6 @@ from council.engine import council_of_four, the_council  # noqa: E402, F401
 # isort: split
 # Games added later register after them, in the order GetEngineInfo lists them.
 from council.engine import kuhn_poker  # noqa: E402, F401
+
+# isort: split
+from council.engine import leduc_poker  # noqa: E402, F401

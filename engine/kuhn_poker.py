@@ -1,8 +1,8 @@
 """Kuhn poker's registration (``council.engine.games``): its configuration, its text and SVG
-drawing, and its record's parts. It is the worked example of CONTRIBUTING.md's "Adding a
-game": its rules are the compiled core (``KuhnPokerState``, ``_kuhn_poker.pyx``), its
-messages and action codec are ``kuhn_poker_messages``, its position message is
-``council/v1/kuhn_poker.proto``.
+drawing, its chance outcomes (``all_deals``) and its record's parts. It is the worked example
+of CONTRIBUTING.md's "Adding a game": its rules are the compiled core (``KuhnPokerState``,
+``_kuhn_poker.pyx``), its messages and action codec are ``kuhn_poker_messages``, its position
+message is ``council/v1/kuhn_poker.proto``.
 
 >>> from council.engine.games import game_named
 >>> game = game_named("kuhn-poker")
@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from itertools import permutations
 from xml.sax.saxutils import escape
 
 from council.engine import kuhn_poker_effects
@@ -28,7 +30,7 @@ from council.engine._kuhn_poker import CARD_NAMES, NO_CARD, NUM_ACTIONS, PLAYERS
 from council.engine.games import Game, Problems, players_only_config, register
 from council.v1 import game_pb2 as pb
 
-__all__ = ["GAME", "KuhnPokerConfig", "render_svg", "render_text"]
+__all__ = ["GAME", "KuhnPokerConfig", "all_deals", "render_svg", "render_text"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,18 @@ class KuhnPokerConfig:
 
     def new_game(self, seed: int = 0) -> KuhnPokerState:
         return KuhnPokerState.new_game(self, seed=seed)
+
+
+def all_deals() -> list[tuple[KuhnPokerState, Fraction]]:
+    """Every deal as the starting full state, with its chance: each ordered pair of different
+    cards at 1/6 (OpenSpiel's chance nodes), for the exact computations of
+    ``council.mcts.exploitability``.
+
+    >>> [(state.cards, p) for state, p in all_deals()][:2]
+    [([0, 1], Fraction(1, 6)), ([0, 2], Fraction(1, 6))]
+    """
+    pairs = list(permutations(range(len(CARD_NAMES)), PLAYERS))
+    return [(KuhnPokerState.from_deal(list(pair), []), Fraction(1, len(pairs))) for pair in pairs]
 
 
 def _put_in(state: KuhnPokerState, seat: int) -> int:

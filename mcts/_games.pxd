@@ -17,6 +17,10 @@ from council.engine._kuhn_poker cimport (
     KP_N_ACTIONS, KP_PLAYERS, KPState, KuhnPokerState, kp_apply, kp_deal_all, kp_determinize,
     kp_hand_start, kp_info_key, kp_legal_actions,
 )
+from council.engine._leduc_poker cimport (
+    LD_N_ACTIONS, LD_PLAYERS, LDState, LeducPokerState, ld_apply, ld_determinize,
+    ld_legal_actions,
+)
 from council.engine._the_council cimport (
     PH_OVER, TC_MAX_PLAYERS, TC_N_ACTIONS, TCState, TheCouncilState, tc_apply,
     tc_determinize, tc_legal_actions,
@@ -28,6 +32,9 @@ from council.mcts._council_of_four_search cimport (
 from council.mcts._kuhn_poker_search cimport (
     KuhnPokerEvaluation, kp_evaluate, kp_fill_evaluation, kp_prior, kp_rollout_action,
 )
+from council.mcts._leduc_poker_search cimport (
+    LeducPokerEvaluation, ld_evaluate, ld_fill_evaluation, ld_prior, ld_rollout_action,
+)
 from council.mcts._the_council_search cimport (
     TheCouncilEvaluation, tc_below_root_action, tc_evaluate, tc_fill_evaluation, tc_prior,
     tc_rollout_action,
@@ -37,6 +44,7 @@ cdef enum:
     GAME_COUNCIL_OF_FOUR = 0
     GAME_THE_COUNCIL = 1
     GAME_KUHN_POKER = 2
+    GAME_LEDUC_POKER = 3
     # The largest seat count and action space of the games (any_bounds_hold, checked when
     # _search loads).
     ANY_MAX_PLAYERS = 5
@@ -46,18 +54,21 @@ ctypedef union AnyState:
     GameState cof
     TCState tc
     KPState kp
+    LDState ld
 
 ctypedef union AnyEvaluation:
     CouncilOfFourEvaluation cof
     TheCouncilEvaluation tc
     KuhnPokerEvaluation kp
+    LeducPokerEvaluation ld
 
 
 cdef inline bint any_bounds_hold():
     cdef int most_players = ANY_MAX_PLAYERS, most_actions = ANY_N_ACTIONS
     return (most_players >= MAX_PLAYERS and most_players >= TC_MAX_PLAYERS
             and most_actions >= N_ACTIONS and most_actions >= TC_N_ACTIONS
-            and most_players >= KP_PLAYERS and most_actions >= KP_N_ACTIONS)
+            and most_players >= KP_PLAYERS and most_actions >= KP_N_ACTIONS
+            and most_players >= LD_PLAYERS and most_actions >= LD_N_ACTIONS)
 
 
 cdef inline int any_load(AnyState* s, object position) except -1:
@@ -71,6 +82,9 @@ cdef inline int any_load(AnyState* s, object position) except -1:
     if isinstance(position, KuhnPokerState):
         s.kp = (<KuhnPokerState>position).s
         return GAME_KUHN_POKER
+    if isinstance(position, LeducPokerState):
+        s.ld = (<LeducPokerState>position).s
+        return GAME_LEDUC_POKER
     raise TypeError(f"root: a position of a registered game, not {type(position).__name__}")
 
 
@@ -83,6 +97,8 @@ cdef inline int any_fill_evaluation(int game, AnyEvaluation* E, dict params, bin
         return tc_fill_evaluation(&E.tc, params, with_prior, value_model, policy_model)
     if game == GAME_KUHN_POKER:
         return kp_fill_evaluation(&E.kp, params, with_prior, value_model, policy_model)
+    if game == GAME_LEDUC_POKER:
+        return ld_fill_evaluation(&E.ld, params, with_prior, value_model, policy_model)
     return cof_fill_evaluation(&E.cof, params, with_prior, value_model, policy_model)
 
 
@@ -94,6 +110,8 @@ cdef inline void any_evaluate(int game, AnyEvaluation* E, AnyState* s, int viewe
         tc_evaluate(&E.tc, &s.tc, win, margin)
     elif game == GAME_KUHN_POKER:
         kp_evaluate(&E.kp, &s.kp, win, margin)
+    elif game == GAME_LEDUC_POKER:
+        ld_evaluate(&E.ld, &s.ld, win, margin)
     else:
         cof_evaluate(&E.cof, &s.cof, viewer, rng, win, margin)
 
@@ -105,6 +123,8 @@ cdef inline int any_rollout_action(int game, AnyEvaluation* E, AnyState* s, int*
         return tc_rollout_action(&E.tc, &s.tc, actions, n)
     if game == GAME_KUHN_POKER:
         return kp_rollout_action(&E.kp, &s.kp, actions, n)
+    if game == GAME_LEDUC_POKER:
+        return ld_rollout_action(&E.ld, &s.ld, actions, n)
     return cof_rollout_action(&E.cof, &s.cof, actions, n)
 
 
@@ -115,6 +135,8 @@ cdef inline void any_prior(int game, AnyEvaluation* E, AnyState* s, int* actions
         tc_prior(&E.tc, &s.tc, actions, n, prior)
     elif game == GAME_KUHN_POKER:
         kp_prior(&E.kp, &s.kp, actions, n, prior)
+    elif game == GAME_LEDUC_POKER:
+        ld_prior(&E.ld, &s.ld, actions, n, prior)
     else:
         cof_prior(&E.cof, &s.cof, actions, n, prior)
 
@@ -125,14 +147,14 @@ cdef inline int any_below_root_action(int game, AnyEvaluation* E, AnyState* s, i
     where the decision is a tree node."""
     if game == GAME_THE_COUNCIL:
         return tc_below_root_action(&E.tc, &s.tc, actions, n)
-    if game == GAME_KUHN_POKER:
+    if game == GAME_KUHN_POKER or game == GAME_LEDUC_POKER:
         return -1  # every decision is a tree node
     return cof_below_root_action(&E.cof, &s.cof, actions, n)
 
 
 cdef inline bint any_pending_decision(int game, AnyState* s) noexcept nogil:
     """The seat to act is in the middle of a decision (a payment, a bonus choice)."""
-    if game == GAME_THE_COUNCIL or game == GAME_KUHN_POKER:
+    if game == GAME_THE_COUNCIL or game == GAME_KUHN_POKER or game == GAME_LEDUC_POKER:
         return False
     return cof_pending_decision(&s.cof)
 
@@ -142,6 +164,8 @@ cdef inline int any_legal_actions(int game, AnyState* s, int* out) noexcept nogi
         return tc_legal_actions(&s.tc, out)
     if game == GAME_KUHN_POKER:
         return kp_legal_actions(&s.kp, out)
+    if game == GAME_LEDUC_POKER:
+        return ld_legal_actions(&s.ld, out)
     return legal_actions(&s.cof, out)
 
 
@@ -150,6 +174,8 @@ cdef inline void any_apply(int game, AnyState* s, int action) noexcept nogil:
         tc_apply(&s.tc, action)
     elif game == GAME_KUHN_POKER:
         kp_apply(&s.kp, action)
+    elif game == GAME_LEDUC_POKER:
+        ld_apply(&s.ld, action)
     else:
         apply_action(&s.cof, action)
 
@@ -159,6 +185,8 @@ cdef inline void any_determinize(int game, AnyState* s, uint64_t seed) noexcept 
         tc_determinize(&s.tc, seed)
     elif game == GAME_KUHN_POKER:
         kp_determinize(&s.kp, seed)
+    elif game == GAME_LEDUC_POKER:
+        ld_determinize(&s.ld, seed)
     else:
         determinize(&s.cof, seed)
 
@@ -169,6 +197,8 @@ cdef inline uint64_t* any_rng(int game, AnyState* s) noexcept nogil:
         return &s.tc.rng
     if game == GAME_KUHN_POKER:
         return &s.kp.rng
+    if game == GAME_LEDUC_POKER:
+        return &s.ld.rng
     return &s.cof.rng
 
 
@@ -177,6 +207,8 @@ cdef inline bint any_game_over(int game, AnyState* s) noexcept nogil:
         return s.tc.phase == PH_OVER
     if game == GAME_KUHN_POKER:
         return s.kp.current < 0
+    if game == GAME_LEDUC_POKER:
+        return s.ld.current < 0
     return s.cof.game_over
 
 
@@ -185,6 +217,8 @@ cdef inline int any_current(int game, AnyState* s) noexcept nogil:
         return s.tc.current
     if game == GAME_KUHN_POKER:
         return s.kp.current
+    if game == GAME_LEDUC_POKER:
+        return s.ld.current
     return s.cof.current
 
 
@@ -193,6 +227,8 @@ cdef inline int any_n_players(int game, AnyState* s) noexcept nogil:
         return s.tc.n_players
     if game == GAME_KUHN_POKER:
         return s.kp.n_players
+    if game == GAME_LEDUC_POKER:
+        return s.ld.n_players
     return s.cof.n_players
 
 
@@ -201,6 +237,8 @@ cdef inline int any_viewer(int game, AnyState* s) noexcept nogil:
         return s.tc.viewer
     if game == GAME_KUHN_POKER:
         return s.kp.viewer
+    if game == GAME_LEDUC_POKER:
+        return s.ld.viewer
     return s.cof.viewer
 
 

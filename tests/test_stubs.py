@@ -32,11 +32,13 @@ COMPILED = {
     "council.engine._bench": "engine/_bench.pyi",
     "council.engine._the_council": "engine/_the_council.pyi",
     "council.engine._kuhn_poker": "engine/_kuhn_poker.pyi",
+    "council.engine._leduc_poker": "engine/_leduc_poker.pyi",
     "council.mcts._search": "mcts/_search.pyi",
     "council.mcts._evaluation": "mcts/_evaluation.pyi",
     "council.mcts._council_of_four_search": "mcts/_council_of_four_search.pyi",
     "council.mcts._the_council_search": "mcts/_the_council_search.pyi",
     "council.mcts._kuhn_poker_search": "mcts/_kuhn_poker_search.pyi",
+    "council.mcts._leduc_poker_search": "mcts/_leduc_poker_search.pyi",
 }
 
 
