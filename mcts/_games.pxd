@@ -18,8 +18,8 @@ from council.engine._kuhn_poker cimport (
     kp_hand_start, kp_info_key, kp_legal_actions,
 )
 from council.engine._leduc_poker cimport (
-    LD_N_ACTIONS, LD_PLAYERS, LDState, LeducPokerState, ld_apply, ld_determinize,
-    ld_legal_actions,
+    LD_N_ACTIONS, LD_PLAYERS, LDState, LeducPokerState, ld_apply, ld_deal_all, ld_determinize,
+    ld_hand_start, ld_info_key, ld_legal_actions,
 )
 from council.engine._the_council cimport (
     PH_OVER, TC_MAX_PLAYERS, TC_N_ACTIONS, TCState, TheCouncilState, tc_apply,
@@ -243,8 +243,8 @@ cdef inline int any_viewer(int game, AnyState* s) noexcept nogil:
 
 
 # The search from the start of the hand (SearchConfig.search_root = "hand"): a game that
-# keeps the record of every action since its hand began (Kuhn poker: its betting) says so
-# here; the others answer -1 and refuse that search.
+# keeps the record of every action since its hand began (Kuhn and Leduc poker: their
+# betting) says so here; the others answer -1 and refuse that search.
 
 cdef inline int any_hand_start(int game, AnyState* s, int* history, int most) noexcept nogil:
     """Rewind the view `s` to the start of its hand, writing the actions every seat took
@@ -252,6 +252,8 @@ cdef inline int any_hand_start(int game, AnyState* s, int* history, int most) no
     game keeps no such record (or it is longer than `most`)."""
     if game == GAME_KUHN_POKER:
         return kp_hand_start(&s.kp, history, most)
+    if game == GAME_LEDUC_POKER:
+        return ld_hand_start(&s.ld, history, most)
     return -1
 
 
@@ -260,6 +262,8 @@ cdef inline void any_deal_all(int game, AnyState* s, uint64_t seed) noexcept nog
     not see dealt at random, the viewer's own included."""
     if game == GAME_KUHN_POKER:
         kp_deal_all(&s.kp, seed)
+    elif game == GAME_LEDUC_POKER:
+        ld_deal_all(&s.ld, seed)
 
 
 cdef inline int any_info_key(int game, AnyState* s, int seat) noexcept nogil:
@@ -268,4 +272,6 @@ cdef inline int any_info_key(int game, AnyState* s, int seat) noexcept nogil:
     seat's choices depend on its own cards and on nobody else's."""
     if game == GAME_KUHN_POKER:
         return kp_info_key(&s.kp, seat)
+    if game == GAME_LEDUC_POKER:
+        return ld_info_key(&s.ld, seat)
     return 0

@@ -305,6 +305,11 @@ class SearchResult:
     seed: int
     forced: bool = False  # only one action was legal (answered without spending the budget)
 
+    @property
+    def policy(self) -> dict[int, float]:
+        """The chance the search plays each candidate, by action (``Candidate.policy``)."""
+        return {c.action: c.policy for c in self.candidates}
+
 
 StopFlag = _search.StopFlag
 

@@ -147,3 +147,38 @@ def test_strong_v3_searches_the_frozen_budget_and_settings():
     assert iterations == 2000 and config.search_root == "view" and config.play == "most_visited"
     timed = parse_agent("strong-v3:time_s=0.01", "kuhn-poker")
     assert timed.iterations is None and timed.act(view, seed=5) in (PASS, BET)
+
+
+def test_leduc_poker_rewinds_its_two_rounds_to_the_deal_and_replays_them():
+    # Seat 1's view in the second round (raise, call; the Queen shown; seat 0 checked): the
+    # search from the deal replays both rounds' betting, and the iterations that deal seat
+    # 1 a Jack (2 of 6 cards) with a Queen shown (2 of the 5 left) reach its position, where
+    # both its actions are searched.
+    from council.engine._leduc_poker import LeducPokerState
+
+    king, jack, queen = 4, 0, 2
+    view = LeducPokerState.from_deal([king, jack, queen], [2, 1, 1]).view(1)
+    assert view.current_player == 1
+    config = SearchConfig(
+        evaluator="heuristic", policy="none", rollout_actions=-1, search_root="hand"
+    )
+    tree = _search.Tree(view, _search.INFOSET, config.params(), 3, 100_000)
+    tree.follow_history = True
+    tree.run(3000)
+    children = {a: v for a, v, *_ in tree.root_children()}
+    assert set(children) == set(view.determinize(0).legal_actions())
+    assert all(v > 0 for v in children.values())
+    assert 3000 * 2 / 6 * 2 / 5 * 0.8 < sum(children.values()) < 3000 * 2 / 6 * 2 / 5 * 1.2
+
+
+def test_council_of_four_s_strong_preset_still_searches_as_strong_v3():
+    # The new settings are off in Council of Four (not measured there yet): its strong
+    # preset's search is strong-v3's, result for result.
+    from council.server.presets import BY_NAME
+
+    view = State.new_game(GameConfig(players=2), seed=6).view(0)
+    budget = BY_NAME["strong"].budget("council-of-four")
+    preset = replace(SearchConfig(), **dict(budget.settings))
+    result = parse_agent("strong-v3", "council-of-four").analyse(view, seed=2)
+    again = search(view, SearchLimits(iterations=budget.iterations), preset, seed=2)
+    assert result == replace(again, elapsed_s=result.elapsed_s)
