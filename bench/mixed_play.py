@@ -13,6 +13,11 @@ less noise). Prints one JSON object::
     python bench/mixed_play.py --game kuhn-poker --seeds 1000
     python bench/mixed_play.py --game leduc-poker --seeds 3 --budgets beginner casual strong
     python bench/mixed_play.py --game kuhn-poker --seeds 50 --settings c_uct=0.5   # tuning
+    python bench/mixed_play.py --game leduc-poker --speed   # iterations/s, before and now
+
+``--speed`` measures the cost of an iteration instead: one search of the first seat's view
+at the opening (a Jack), the game's search, it without Smooth UCT, and the search before,
+alternated, the median of ``--repeats``.
 """
 
 from __future__ import annotations
@@ -54,6 +59,22 @@ def measure(name: str, config: SearchConfig, iterations: int, seeds: int) -> dic
     }
 
 
+def speed(name: str, config: SearchConfig, repeats: int, iterations: int = 200_000) -> dict:
+    view = game_tree(name).infosets[0].view  # the first seat at the opening, a Jack
+    variants = {
+        "search": config,
+        "search_without_smooth_uct": replace(config, smooth_eta=0.0),
+        "before": STRONG_V3[name][0],
+    }
+    runs: dict[str, list[float]] = {k: [] for k in variants}
+    for seed in range(repeats):
+        for label, variant in variants.items():
+            start = time.perf_counter()
+            search(view, SearchLimits(iterations=iterations), variant, seed=seed)
+            runs[label].append(iterations / (time.perf_counter() - start))
+    return {f"{k}_iterations_per_s": round(sorted(v)[len(v) // 2]) for k, v in runs.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="kuhn-poker", choices=("kuhn-poker", "leduc-poker"))
@@ -63,11 +84,16 @@ def main() -> None:
     )
     parser.add_argument("--settings", default="", help="key=value,... over the game's search")
     parser.add_argument("--no-before", action="store_true", help="the game's search only")
+    parser.add_argument("--speed", action="store_true", help="iterations/s instead")
+    parser.add_argument("--repeats", type=int, default=5, help="--speed's runs of each")
     args = parser.parse_args()
     config = search_game(args.game).config
     if args.settings:
         overrides = parse_agent(f"ismcts:{args.settings}", args.game).settings
         config = replace(config, **dict(overrides)).validate()
+    if args.speed:
+        print(json.dumps({"game": args.game, **speed(args.game, config, args.repeats)}, indent=2))
+        return
     before = STRONG_V3[args.game][0]
     strong = BY_NAME["strong"].budget(args.game).iterations
     out: dict = {"game": args.game, "seeds": args.seeds, "settings": args.settings}

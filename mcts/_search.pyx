@@ -70,6 +70,7 @@ SEARCH_ROOTS = ("view", "hand")
 SETTINGS = (
     "policy", "c_uct", "c_puct", "fpu_reduction", "rollout_actions", "finish_decisions",
     "margin_weight", "margin_scale", "search_root", "smooth_eta", "smooth_gamma", "smooth_d",
+    "hand_focus",
 )
 
 ctypedef struct Params:
@@ -92,6 +93,8 @@ ctypedef struct Params:
     double smooth_eta
     double smooth_gamma
     double smooth_d
+    # ROOT_HAND: the share of focused iterations (iterate_hand)
+    double hand_focus
 
 ctypedef struct Node:
     int32_t parent
@@ -133,6 +136,7 @@ cdef int fill_params(Params* P, dict params) except -1:
     P.smooth_eta = params["smooth_eta"]
     P.smooth_gamma = params["smooth_gamma"]
     P.smooth_d = params["smooth_d"]
+    P.hand_focus = params["hand_focus"]
     return 0
 
 
@@ -342,7 +346,8 @@ cdef class Tree:
         cdef int edges[ANY_N_ACTIONS]
         cdef int path[MAX_PATH]
         cdef int n, m, k, i, a, child, best, node = 0, player, key, steps, depth = 0, t = 0
-        cdef int forced
+        cdef int forced, root_depth = -1
+        cdef bint focus = False, mine = True
         cdef bint on_line = True     # the actions so far are the actual history
         cdef double score, best_score
         cdef double win[ANY_MAX_PLAYERS]
@@ -350,7 +355,17 @@ cdef class Tree:
         cdef double reward[ANY_MAX_PLAYERS]
         cdef Node* nd
         cdef Params* P = &self.P
-        any_deal_all(game, &st, next_random(&self.rng))
+        if (P.hand_focus > 0 and not self.follow_history
+                and uniform(&self.rng) < P.hand_focus):
+            # A focused iteration: the viewer's own cards (the view's determinization), its
+            # own past actions, the others' drawn from their searched play until one leaves
+            # the actual betting (then it ends unused: what the others did weighs their
+            # hands); past the viewer's position it updates the viewer's choices only, so
+            # that the others' play stays learnt from hands dealt without its cards.
+            focus = True
+            any_determinize(game, &st, next_random(&self.rng))
+        else:
+            any_deal_all(game, &st, next_random(&self.rng))
         while not any_game_over(game, &st) and depth < MAX_PATH:
             n = any_legal_actions(game, &st, actions)
             player = any_current(game, &st)
@@ -366,6 +381,40 @@ cdef class Tree:
                     self.stamp[nd.action] = self.generation
                     self.index[nd.action] = child
                 child = nd.next_sibling
+            if focus and root_depth < 0:
+                if t == self.n_history:
+                    root_depth = depth
+                else:
+                    if player == self.viewer:
+                        a = self.history[t]
+                    else:
+                        k = 0
+                        best = -1
+                        best_score = -1e300
+                        for i in range(n):
+                            if self.stamp[actions[i]] != self.generation:
+                                self.iterations += 1
+                                return  # the other's searched play is not there yet
+                            child = self.index[actions[i]]
+                            edges[k] = child
+                            k += 1
+                            nd = &self.nodes[child]
+                            score = (nd.reward_sum / nd.visits
+                                     + P.c_uct * sqrt(log(<double>nd.avail) / nd.visits))
+                            if score > best_score:
+                                best_score = score
+                                best = child
+                        if P.smooth_eta > 0 and k > 1:
+                            best = self.smooth_choice(edges, k, best)
+                        a = self.nodes[best].action
+                    if a != self.history[t] or self.edge_stamp[a] != self.generation:
+                        self.iterations += 1
+                        return
+                    any_apply(game, &st, a)
+                    t += 1
+                    node = self.first_edge[a]
+                    continue
+            mine = not focus or player == self.viewer
             forced = -1
             if on_line and t < self.n_history and self.follow_history:
                 forced = self.history[t]
@@ -395,13 +444,16 @@ cdef class Tree:
                     edges[k] = child
                     k += 1
                     nd = &self.nodes[child]
-                    nd.avail += 1
+                    if mine:
+                        nd.avail += 1
                     score = (nd.reward_sum / nd.visits
                              + P.c_uct * sqrt(log(<double>nd.avail) / nd.visits))
                     if score > best_score:
                         best_score = score
                         best = child
             if m > 0:
+                if not mine:
+                    break  # a focused iteration grows no node of another seat
                 a = unexpanded[random_below(&self.rng, m) if m > 1 else 0]
                 child = self.new_node(node, a, player)
                 any_apply(game, &st, a)
@@ -433,6 +485,8 @@ cdef class Tree:
         self.nodes[0].visits += 1
         for i in range(depth):
             nd = &self.nodes[path[i]]
+            if focus and nd.player != self.viewer:
+                continue
             nd.visits += 1
             nd.reward_sum += reward[nd.player]
             nd.win_sum += win[nd.player]

@@ -108,6 +108,10 @@ class SearchConfig:
     # nodes keyed by its own cards: beliefs from the others' actions; the games that keep
     # the record of their hand's actions: Kuhn poker)
     search_root: str = "view"
+    # search_root="hand": the share of iterations dealt the seat's own cards and replaying
+    # its own past actions (the others' drawn from their searched play; a line that leaves
+    # the actual betting is dropped), which update the seat's own choices only
+    hand_focus: float = 0.0
     # Smooth UCT (UCB1 selection): an information set plays its average policy with chance
     # 1 - max(smooth_gamma, smooth_eta / (1 + smooth_d * sqrt(visits))); 0 = plain UCB1
     smooth_eta: float = 0.0
@@ -151,6 +155,8 @@ class SearchConfig:
                 f"search_root: must be one of {', '.join(_search.SEARCH_ROOTS)}, "
                 f"got {self.search_root!r}"
             )
+        if not 0 <= self.hand_focus < 1:
+            raise ValueError(f"hand_focus: must be in [0, 1), got {self.hand_focus}")
         if not 0 <= self.smooth_eta <= 1:
             raise ValueError(f"smooth_eta: must be in [0, 1], got {self.smooth_eta}")
         if not 0 <= self.smooth_gamma <= 1:

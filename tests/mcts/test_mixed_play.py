@@ -109,6 +109,7 @@ def test_a_game_that_keeps_no_record_of_its_hand_refuses_the_hand_start(view):
         ("smooth_gamma", -0.1),
         ("smooth_d", -1.0),
         ("play", "best"),
+        ("hand_focus", 1.0),
     ],
 )
 def test_bad_settings_are_named(setting, value):
@@ -182,3 +183,19 @@ def test_council_of_four_s_strong_preset_still_searches_as_strong_v3():
     result = parse_agent("strong-v3", "council-of-four").analyse(view, seed=2)
     again = search(view, SearchLimits(iterations=budget.iterations), preset, seed=2)
     assert result == replace(again, elapsed_s=result.elapsed_s)
+
+
+def test_focused_iterations_update_only_the_seat_s_own_choices():
+    # Kuhn poker, seat 1 holding a Queen facing a bet. A focused iteration deals seat 1 its
+    # Queen and replays its betting: seat 1's position gets far more of the iterations than
+    # without focus (a third of the deals give it a Queen), but not all (a focused line
+    # whose bet the other seat's searched play does not make is dropped).
+    view = kuhn_view(1, Q, [BET])
+    focused = _search.Tree(
+        view, _search.INFOSET, replace(KUHN_POKER_CONFIG, hand_focus=0.9).params(), 4, 100_000
+    )
+    plain = _search.Tree(view, _search.INFOSET, KUHN_POKER_CONFIG.params(), 4, 100_000)
+    focused.run(3000)
+    plain.run(3000)
+    own = sum(v for _a, v, *_ in focused.root_children())
+    assert 2 * sum(v for _a, v, *_ in plain.root_children()) < own < 3000
