@@ -14,6 +14,12 @@ determinization with availability counts. In ``MODE_FIXED`` the root is a full s
 every iteration starts from (perfect-information UCT: the PIMC and cheating baselines);
 chance (card draws, tile reveals) is re-seeded on every iteration in both modes.
 
+With ``search_root=hand`` (``SEARCH_ROOTS``; the games whose positions keep their hand's
+betting) an information-set search starts every iteration at the start of the hand instead,
+every hidden card dealt, and keys each seat's nodes by what it knows; its root candidates are
+then those of the searching seat's own position (``root_children``). Smooth UCT
+(``smooth_eta``) mixes each information set's average policy into UCB1 selection.
+
 The iteration loop (determinize, select, expand, rollout, backpropagate) runs without the
 GIL, so several trees can search at once on several cores.
 """
