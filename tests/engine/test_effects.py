@@ -360,7 +360,7 @@ def test_kuhn_poker_the_pot():
     assert texts(fold) == ["folds: gives up the pot", "takes the pot of 3 chips, +1"]
 
 
-@pytest.mark.parametrize("game", ["council-of-four", "the-council", "kuhn-poker"])
+@pytest.mark.parametrize("game", ["council-of-four", "the-council", "kuhn-poker", "leduc-poker"])
 def test_every_legal_action_has_known_effects(game):
     g = game_named(game)
     state = g.new_game(seed=2)
@@ -372,7 +372,12 @@ def test_every_legal_action_has_known_effects(game):
 
 @pytest.mark.parametrize(
     ("game", "games", "max_actions"),
-    [("council-of-four", 2, 150), ("the-council", 2, 250), ("kuhn-poker", 40, 3)],
+    [
+        ("council-of-four", 2, 150),
+        ("the-council", 2, 250),
+        ("kuhn-poker", 40, 3),
+        ("leduc-poker", 40, 8),
+    ],
 )
 def test_a_seats_effects_follow_from_what_it_sees(game, games, max_actions):
     # No leak: two deals a seat cannot tell apart, before and after the same action, give
