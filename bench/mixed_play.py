@@ -3,8 +3,9 @@ exploitability in Kuhn and Leduc poker (``council.mcts.exploitability``: exact b
 responses over every deal; OpenSpiel's NashConv / 2, in chips a game).
 
 For each game and budget (each preset's, and ten times strong's), the game's search
-(``default_config``) and the search before (``STRONG_V3``'s settings, the view-rooted
-search that plays its most visited move) at the same iterations. A search's policy at an
+(``default_config``, with the preset's own settings) and the search before
+(``STRONG_V3``'s settings, the view-rooted search that plays its most visited move) at the
+same iterations. A search's policy at an
 information state is read from ``--seeds`` searches of the seat's view, two ways: the share
 of the searches that chose each action (``chosen``: how the issue measured it) and the mean
 of the policies they return (``returned``: CandidateMove.policy; the same expectation with
@@ -95,12 +96,14 @@ def main() -> None:
         print(json.dumps({"game": args.game, **speed(args.game, config, args.repeats)}, indent=2))
         return
     before = STRONG_V3[args.game][0]
-    strong = BY_NAME["strong"].budget(args.game).iterations
     out: dict = {"game": args.game, "seeds": args.seeds, "settings": args.settings}
     for budget in args.budgets:
-        iterations = strong * TEN_TIMES if budget == "strong_x10" else None
-        iterations = iterations or BY_NAME[budget].budget(args.game).iterations
-        row = {"search": measure(args.game, config, iterations, args.seeds)}
+        # A preset's budget, with the settings it carries (ten times strong: strong's).
+        preset = BY_NAME["strong" if budget == "strong_x10" else budget].budget(args.game)
+        factor = TEN_TIMES if budget == "strong_x10" else 1
+        iterations = preset.iterations * factor
+        searched = replace(config, **dict(preset.settings)).validate()
+        row = {"search": measure(args.game, searched, iterations, args.seeds)}
         if not args.no_before:
             row["before"] = measure(args.game, before, iterations, args.seeds)
         out[budget] = row
