@@ -33,6 +33,13 @@ cdef void kp_apply(KPState* s, int action) noexcept nogil
 cdef void kp_make_view(KPState* s, int seat) noexcept nogil
 cdef void kp_determinize(KPState* s, uint64_t seed) noexcept nogil
 cdef int kp_winners_mask(KPState* s) noexcept nogil
+cdef int kp_hand_start(KPState* s, int* history, int most) noexcept nogil
+cdef void kp_deal_all(KPState* s, uint64_t seed) noexcept nogil
+
+
+cdef inline int kp_info_key(KPState* s, int seat) noexcept nogil:
+    """What `seat` knows that the betting does not show: its card."""
+    return s.cards[seat]
 
 
 cdef class KuhnPokerState:

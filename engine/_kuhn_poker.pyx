@@ -140,6 +140,43 @@ cdef int kp_winners_mask(KPState* s) noexcept nogil:
     return 1 if s.score[0] > 0 else 2
 
 
+cdef int kp_hand_start(KPState* s, int* history, int most) noexcept nogil:
+    """Rewind `s` to the start of its hand (the deal, before any bet), writing the actions
+    taken since into `history` (its own record of them, `moves`); their count, or -1 if
+    more than `most`. The cards stay as they are: kp_deal_all deals them anew."""
+    cdef int i, n = s.n_moves
+    if n > most:
+        return -1
+    for i in range(n):
+        history[i] = s.moves[i]
+        s.moves[i] = -1
+    s.action_count -= n
+    s.n_moves = 0
+    s.current = 0
+    s.score[0] = 0
+    s.score[1] = 0
+    return n
+
+
+cdef void kp_deal_all(KPState* s, uint64_t seed) noexcept nogil:
+    """A full state: both seats' cards dealt at random from the whole deck (nothing is
+    public before a showdown), the viewer's own included."""
+    cdef int8_t deck[KP_N_CARDS]
+    cdef int i, j
+    cdef int8_t tmp
+    s.rng = game_rng(seed, <uint64_t>0x6B706465616C616C)  # "kpdealal"
+    for i in range(KP_N_CARDS):
+        deck[i] = i
+    for i in range(KP_N_CARDS - 1, 0, -1):
+        j = random_below(&s.rng, i + 1)
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
+    s.cards[0] = deck[0]
+    s.cards[1] = deck[1]
+    s.viewer = -1
+
+
 # ---------------------------------------------------------------------------------------
 # Python wrapper: the methods shared with the other games' positions are in _position.pxi.
 

@@ -48,6 +48,16 @@ cdef void ld_apply(LDState* s, int action) noexcept nogil
 cdef void ld_make_view(LDState* s, int seat) noexcept nogil
 cdef void ld_determinize(LDState* s, uint64_t seed) noexcept nogil
 cdef int ld_winners_mask(LDState* s) noexcept nogil
+cdef int ld_hand_start(LDState* s, int* history, int most) noexcept nogil
+cdef void ld_deal_all(LDState* s, uint64_t seed) noexcept nogil
+
+
+cdef inline int ld_info_key(LDState* s, int seat) noexcept nogil:
+    """What `seat` knows that the betting does not show: its card's rank (the suits play
+    alike), and in the second round the public card's rank too (0..11)."""
+    if s.round == 0:
+        return s.cards[seat] // 2
+    return 3 + 3 * (s.public_card // 2) + s.cards[seat] // 2
 
 
 cdef class LeducPokerState:

@@ -199,6 +199,51 @@ cdef void ld_determinize(LDState* s, uint64_t seed) noexcept nogil:
     s.viewer = -1
 
 
+cdef int ld_hand_start(LDState* s, int* history, int most) noexcept nogil:
+    """Rewind `s` to the start of its hand (the antes in, before any bet), writing the
+    actions taken since into `history` (its own record of them, `moves`, both rounds); their
+    count, or -1 if more than `most`. The cards stay as they are: ld_deal_all deals them
+    anew."""
+    cdef int i, n = s.n_moves
+    if n > most:
+        return -1
+    for i in range(n):
+        history[i] = s.moves[i]
+        s.moves[i] = -1
+    s.action_count -= n
+    s.n_moves = 0
+    s.current = 0
+    s.round = 0
+    s.round_start = 0
+    s.raises = 0
+    s.calls = 0
+    s.folded = -1
+    for i in range(LD_PLAYERS):
+        s.put_in[i] = LD_ANTE
+        s.score[i] = 0
+    return n
+
+
+cdef void ld_deal_all(LDState* s, uint64_t seed) noexcept nogil:
+    """A full state: both seats' cards and the public card dealt at random from the whole
+    deck, the viewer's own included (from the start of the hand nothing is public)."""
+    cdef int8_t deck[LD_N_CARDS]
+    cdef int i, j
+    cdef int8_t tmp
+    s.rng = game_rng(seed, <uint64_t>0x6C646465616C616C)  # "lddealal"
+    for i in range(LD_N_CARDS):
+        deck[i] = i
+    for i in range(LD_N_CARDS - 1, 0, -1):
+        j = random_below(&s.rng, i + 1)
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
+    s.cards[0] = deck[0]
+    s.cards[1] = deck[1]
+    s.public_card = deck[2]
+    s.viewer = -1
+
+
 cdef int ld_winners_mask(LDState* s) noexcept nogil:
     if s.current >= 0:
         return 0

@@ -14,12 +14,12 @@ from council.engine._core cimport (
     GameState, MAX_PLAYERS, N_ACTIONS, State, apply_action, determinize, legal_actions,
 )
 from council.engine._kuhn_poker cimport (
-    KP_N_ACTIONS, KP_PLAYERS, KPState, KuhnPokerState, kp_apply, kp_determinize,
-    kp_legal_actions,
+    KP_N_ACTIONS, KP_PLAYERS, KPState, KuhnPokerState, kp_apply, kp_deal_all, kp_determinize,
+    kp_hand_start, kp_info_key, kp_legal_actions,
 )
 from council.engine._leduc_poker cimport (
-    LD_N_ACTIONS, LD_PLAYERS, LDState, LeducPokerState, ld_apply, ld_determinize,
-    ld_legal_actions,
+    LD_N_ACTIONS, LD_PLAYERS, LDState, LeducPokerState, ld_apply, ld_deal_all, ld_determinize,
+    ld_hand_start, ld_info_key, ld_legal_actions,
 )
 from council.engine._the_council cimport (
     PH_OVER, TC_MAX_PLAYERS, TC_N_ACTIONS, TCState, TheCouncilState, tc_apply,
@@ -240,3 +240,38 @@ cdef inline int any_viewer(int game, AnyState* s) noexcept nogil:
     if game == GAME_LEDUC_POKER:
         return s.ld.viewer
     return s.cof.viewer
+
+
+# The search from the start of the hand (SearchConfig.search_root = "hand"): a game that
+# keeps the record of every action since its hand began (Kuhn and Leduc poker: their
+# betting) says so here; the others answer -1 and refuse that search.
+
+cdef inline int any_hand_start(int game, AnyState* s, int* history, int most) noexcept nogil:
+    """Rewind the view `s` to the start of its hand, writing the actions every seat took
+    since (from the position's own record) into `history`; their count, or -1 where the
+    game keeps no such record (or it is longer than `most`)."""
+    if game == GAME_KUHN_POKER:
+        return kp_hand_start(&s.kp, history, most)
+    if game == GAME_LEDUC_POKER:
+        return ld_hand_start(&s.ld, history, most)
+    return -1
+
+
+cdef inline void any_deal_all(int game, AnyState* s, uint64_t seed) noexcept nogil:
+    """A full state from a position rewound by any_hand_start: every card the public does
+    not see dealt at random, the viewer's own included."""
+    if game == GAME_KUHN_POKER:
+        kp_deal_all(&s.kp, seed)
+    elif game == GAME_LEDUC_POKER:
+        ld_deal_all(&s.ld, seed)
+
+
+cdef inline int any_info_key(int game, AnyState* s, int seat) noexcept nogil:
+    """What `seat` knows that the public does not, as a number in 0..127 (Kuhn poker: its
+    card): the search from the start of the hand keys each seat's nodes by it, so that a
+    seat's choices depend on its own cards and on nobody else's."""
+    if game == GAME_KUHN_POKER:
+        return kp_info_key(&s.kp, seat)
+    if game == GAME_LEDUC_POKER:
+        return ld_info_key(&s.ld, seat)
+    return 0

@@ -11,6 +11,8 @@ from council.mcts.value_model import ValueModel
 
 EVALUATORS: tuple[str, ...]
 POLICIES: tuple[str, ...]
+# Where every iteration starts (SearchConfig.search_root).
+SEARCH_ROOTS: tuple[str, ...]
 # The SearchConfig settings the search itself reads (each game's module reads its own).
 SETTINGS: tuple[str, ...]
 # The search modes (Tree's `mode`).
@@ -47,6 +49,9 @@ class Tree:
     # (action, visits, availability, reward sum, win sum, margin sum) per root child.
     def root_children(self) -> list[tuple[int, int, int, float, float, float]]: ...
     def principal_variation(self, max_length: int = 32, first: int = -1) -> list[int]: ...
+    def hand_line(self, max_length: int, first: int) -> list[int]: ...
+    # With search_root=hand: every iteration plays the actual history.
+    follow_history: bool
 
 # (win chances, score margins) of a full position by its game's hand-set evaluation, one
 # entry per seat.

@@ -14,6 +14,12 @@ determinization with availability counts. In ``MODE_FIXED`` the root is a full s
 every iteration starts from (perfect-information UCT: the PIMC and cheating baselines);
 chance (card draws, tile reveals) is re-seeded on every iteration in both modes.
 
+With ``search_root=hand`` (``SEARCH_ROOTS``; the games whose positions keep their hand's
+betting) an information-set search starts every iteration at the start of the hand instead,
+every hidden card dealt, and keys each seat's nodes by what it knows; its root candidates are
+then those of the searching seat's own position (``root_children``). Smooth UCT
+(``smooth_eta``) mixes each information set's average policy into UCB1 selection.
+
 The iteration loop (determinize, select, expand, rollout, backpropagate) runs without the
 GIL, so several trees can search at once on several cores.
 """
@@ -29,7 +35,8 @@ from council.mcts._games cimport (
     ANY_MAX_PLAYERS, ANY_N_ACTIONS, AnyEvaluation, AnyState, any_apply, any_below_root_action,
     any_bounds_hold, any_current, any_determinize, any_evaluate, any_fill_evaluation,
     any_game_over, any_legal_actions, any_load, any_n_players, any_pending_decision,
-    any_prior, any_rng, any_rollout_action, any_viewer,
+    any_prior, any_rng, any_rollout_action, any_viewer, any_hand_start, any_deal_all,
+    any_info_key,
 )
 
 if not any_bounds_hold():
@@ -51,10 +58,25 @@ cdef enum:
 
 POLICIES = ("none", "learned")
 
+# Where every iteration starts: at the seat's view, the hidden cards dealt uniformly from
+# what it cannot see (single-observer IS-MCTS, version 0.1's); or at the start of the hand,
+# every hidden card dealt (the searching seat's own included) and each seat's nodes keyed
+# by what that seat knows (any_info_key), so that every seat's choices depend on its own
+# cards: the search plays the whole hand for every seat, and the iterations whose line
+# agrees with the actual betting are the searching seat's beliefs about the others' cards.
+cdef enum:
+    ROOT_VIEW = 0
+    ROOT_HAND = 1
+    MAX_PATH = 128               # edges of one iteration in the tree (ROOT_HAND)
+    MAX_HISTORY = 64             # actions since the start of the hand (ROOT_HAND)
+
+SEARCH_ROOTS = ("view", "hand")
+
 # The SearchConfig settings the search itself reads (each game's module reads its own).
 SETTINGS = (
     "policy", "c_uct", "c_puct", "fpu_reduction", "rollout_actions", "finish_decisions",
-    "margin_weight", "margin_scale",
+    "margin_weight", "margin_scale", "search_root", "smooth_eta", "smooth_gamma", "smooth_d",
+    "hand_focus",
 )
 
 ctypedef struct Params:
@@ -69,6 +91,16 @@ ctypedef struct Params:
     int finish_decisions
     double margin_weight          # reward = (1 - w) * win chance + w * squashed margin
     double margin_scale           # margin that counts as a clear lead
+    int search_root               # ROOT_VIEW or ROOT_HAND
+    # Smooth UCT (Heinrich & Silver 2015) in UCB1 selection: with chance 1 - eta_k an
+    # information set plays its average policy (its children's visit shares), where
+    # eta_k = max(smooth_gamma, smooth_eta / (1 + smooth_d * sqrt(visits))); smooth_eta 0
+    # is plain UCB1.
+    double smooth_eta
+    double smooth_gamma
+    double smooth_d
+    # ROOT_HAND: the share of focused iterations (iterate_hand)
+    double hand_focus
 
 ctypedef struct Node:
     int32_t parent
@@ -76,11 +108,17 @@ ctypedef struct Node:
     int32_t next_sibling
     int16_t action
     int8_t player                 # who chose `action` (-1 at the root)
+    int8_t key                    # ROOT_HAND: what `player` knew (any_info_key); else 0
     int32_t visits
     int32_t avail                 # iterations in which this action was legal
     double reward_sum             # rewards of `player`
     double win_sum                # win chances of `player`
     double margin_sum             # VP margins of `player`
+
+
+cdef inline double uniform(uint64_t* rng) noexcept nogil:
+    """A uniform draw in [0, 1)."""
+    return (next_random(rng) >> 11) * (1.0 / 9007199254740992.0)
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -100,6 +138,11 @@ cdef int fill_params(Params* P, dict params) except -1:
     P.finish_decisions = params["finish_decisions"]
     P.margin_weight = params["margin_weight"]
     P.margin_scale = params["margin_scale"]
+    P.search_root = SEARCH_ROOTS.index(params["search_root"])
+    P.smooth_eta = params["smooth_eta"]
+    P.smooth_gamma = params["smooth_gamma"]
+    P.smooth_d = params["smooth_d"]
+    P.hand_focus = params["hand_focus"]
     return 0
 
 
@@ -136,6 +179,15 @@ cdef class Tree:
     cdef int32_t generation
     cdef StopFlag stop
     cdef int root_action          # >= 0: every iteration takes this action at the root
+    # ROOT_HAND: the actions since the start of the hand, and what the viewer knows
+    cdef int history[MAX_HISTORY]
+    cdef int n_history
+    cdef int viewer_key
+    cdef int32_t first_edge[ANY_N_ACTIONS]   # the earliest child of an action (any key)
+    cdef int32_t edge_stamp[ANY_N_ACTIONS]
+    # ROOT_HAND: every iteration plays the actual history (a fallback for a position the
+    # free search does not reach)
+    cdef public bint follow_history
 
     def __cinit__(self):
         self.nodes = NULL
@@ -177,9 +229,22 @@ cdef class Tree:
         self.nodes[0].player = -1
         self.stop = stop if stop is not None else StopFlag()
         fill_params(&self.P, params)
+        if self.P.search_root == ROOT_HAND:
+            if mode != MODE_INFOSET:
+                raise ValueError("search_root: 'hand' searches a view, not a full state")
+            self.viewer_key = any_info_key(self.game, &self.root, self.viewer)
+            self.n_history = any_hand_start(self.game, &self.root, self.history, MAX_HISTORY)
+            if self.n_history < 0:
+                raise ValueError(f"search_root: {type(root).__name__} keeps no record of its "
+                                 "hand's actions; search it with search_root=view")
+        if self.P.search_root == ROOT_HAND or self.P.smooth_eta > 0:
+            if self.P.selection != SELECT_UCB:
+                raise ValueError("search_root=hand and smooth_eta > 0 select by UCB1: "
+                                 "search with policy=none")
         any_fill_evaluation(self.game, &self.E, params, self.P.selection == SELECT_PUCT,
                             value_model, policy_model)
         memset(self.stamp, 0, sizeof(self.stamp))
+        memset(self.edge_stamp, 0, sizeof(self.edge_stamp))
         self.generation = 0
 
     def __dealloc__(self):
@@ -208,6 +273,7 @@ cdef class Tree:
         self.nodes[parent].first_child = i
         self.nodes[i].action = action
         self.nodes[i].player = player
+        self.nodes[i].key = 0
         self.nodes[i].visits = 0
         self.nodes[i].avail = 0
         self.nodes[i].reward_sum = 0.0
@@ -254,12 +320,192 @@ cdef class Tree:
                 best = a
         return best
 
+    cdef int smooth_choice(self, int* edges, int k, int ucb_edge) noexcept nogil:
+        """Smooth UCT: `ucb_edge` (UCB1's choice among the `k` available `edges`), or with
+        chance 1 - eta_k an edge drawn from their average policy (each by its share of
+        their visits)."""
+        cdef int i, total = 0, r
+        cdef double eta
+        for i in range(k):
+            total += self.nodes[edges[i]].visits
+        eta = self.P.smooth_eta / (1.0 + self.P.smooth_d * sqrt(<double>total))
+        if eta < self.P.smooth_gamma:
+            eta = self.P.smooth_gamma
+        if total <= 0 or uniform(&self.rng) < eta:
+            return ucb_edge
+        r = random_below(&self.rng, total)
+        for i in range(k):
+            r -= self.nodes[edges[i]].visits
+            if r < 0:
+                return edges[i]
+        return edges[k - 1]
+
+    cdef void iterate_hand(self) noexcept nogil:
+        """One iteration from the start of the hand (ROOT_HAND): every hidden card dealt,
+        every seat choosing by its own key's edges (UCB1, smoothed with smooth_eta), the
+        tree's nodes holding the public line of actions (an action's earliest edge holds its
+        continuation for every key), the edges it took backed up."""
+        cdef AnyState st = self.root
+        cdef int game = self.game
+        cdef int actions[ANY_N_ACTIONS]
+        cdef int unexpanded[ANY_N_ACTIONS]
+        cdef int edges[ANY_N_ACTIONS]
+        cdef int path[MAX_PATH]
+        cdef int n, m, k, i, a, child, best, node = 0, player, key, steps, depth = 0, t = 0
+        cdef int forced, root_depth = -1
+        cdef bint focus = False, mine = True
+        cdef bint on_line = True     # the actions so far are the actual history
+        cdef double score, best_score
+        cdef double win[ANY_MAX_PLAYERS]
+        cdef double margin[ANY_MAX_PLAYERS]
+        cdef double reward[ANY_MAX_PLAYERS]
+        cdef Node* nd
+        cdef Params* P = &self.P
+        if (P.hand_focus > 0 and not self.follow_history
+                and uniform(&self.rng) < P.hand_focus):
+            # A focused iteration: the viewer's own cards (the view's determinization), its
+            # own past actions, the others' drawn from their searched play until one leaves
+            # the actual betting (then it ends unused: what the others did weighs their
+            # hands); past the viewer's position it updates the viewer's choices only, so
+            # that the others' play stays learnt from hands dealt without its cards.
+            focus = True
+            any_determinize(game, &st, next_random(&self.rng))
+        else:
+            any_deal_all(game, &st, next_random(&self.rng))
+        while not any_game_over(game, &st) and depth < MAX_PATH:
+            n = any_legal_actions(game, &st, actions)
+            player = any_current(game, &st)
+            key = any_info_key(game, &st, player)
+            self.generation += 1
+            child = self.nodes[node].first_child
+            while child >= 0:
+                nd = &self.nodes[child]
+                # The walk meets the newest first: the last one met is the earliest.
+                self.edge_stamp[nd.action] = self.generation
+                self.first_edge[nd.action] = child
+                if nd.key == key:
+                    self.stamp[nd.action] = self.generation
+                    self.index[nd.action] = child
+                child = nd.next_sibling
+            if focus and root_depth < 0:
+                if t == self.n_history:
+                    root_depth = depth
+                else:
+                    if player == self.viewer:
+                        a = self.history[t]
+                    else:
+                        k = 0
+                        best = -1
+                        best_score = -1e300
+                        for i in range(n):
+                            if self.stamp[actions[i]] != self.generation:
+                                self.iterations += 1
+                                return  # the other's searched play is not there yet
+                            child = self.index[actions[i]]
+                            edges[k] = child
+                            k += 1
+                            nd = &self.nodes[child]
+                            score = (nd.reward_sum / nd.visits
+                                     + P.c_uct * sqrt(log(<double>nd.avail) / nd.visits))
+                            if score > best_score:
+                                best_score = score
+                                best = child
+                        if P.smooth_eta > 0 and k > 1:
+                            best = self.smooth_choice(edges, k, best)
+                        a = self.nodes[best].action
+                    if a != self.history[t] or self.edge_stamp[a] != self.generation:
+                        self.iterations += 1
+                        return
+                    any_apply(game, &st, a)
+                    t += 1
+                    node = self.first_edge[a]
+                    continue
+            mine = not focus or player == self.viewer
+            forced = -1
+            if on_line and t < self.n_history and self.follow_history:
+                forced = self.history[t]
+            elif (on_line and t == self.n_history and self.root_action >= 0
+                    and player == self.viewer and key == self.viewer_key):
+                forced = self.root_action  # the move under review, at the viewer's position
+            if forced >= 0:
+                unexpanded[0] = forced
+                m = 1
+                k = 0
+                if self.stamp[forced] == self.generation:
+                    m = 0
+                    best = self.index[forced]
+                    self.nodes[best].avail += 1
+            else:
+                m = 0
+                k = 0
+                best = -1
+                best_score = -1e300
+                for i in range(n):
+                    a = actions[i]
+                    if self.stamp[a] != self.generation:
+                        unexpanded[m] = a
+                        m += 1
+                        continue
+                    child = self.index[a]
+                    edges[k] = child
+                    k += 1
+                    nd = &self.nodes[child]
+                    if mine:
+                        nd.avail += 1
+                    score = (nd.reward_sum / nd.visits
+                             + P.c_uct * sqrt(log(<double>nd.avail) / nd.visits))
+                    if score > best_score:
+                        best_score = score
+                        best = child
+            if m > 0:
+                if not mine:
+                    break  # a focused iteration grows no node of another seat
+                a = unexpanded[random_below(&self.rng, m) if m > 1 else 0]
+                child = self.new_node(node, a, player)
+                any_apply(game, &st, a)
+                if child >= 0:
+                    self.nodes[child].avail = 1
+                    self.nodes[child].key = key
+                    path[depth] = child
+                    depth += 1
+                break
+            if P.smooth_eta > 0 and k > 1:
+                best = self.smooth_choice(edges, k, best)
+            a = self.nodes[best].action
+            path[depth] = best
+            depth += 1
+            any_apply(game, &st, a)
+            on_line = on_line and t < self.n_history and self.history[t] == a
+            t += 1
+            node = self.first_edge[a]
+        steps = 0
+        while not any_game_over(game, &st) and (
+                P.rollout_actions < 0 or steps < P.rollout_actions):
+            n = any_legal_actions(game, &st, actions)
+            any_apply(game, &st, any_rollout_action(game, &self.E, &st, actions, n))
+            steps += 1
+        any_evaluate(game, &self.E, &st, -1, &self.rng, win, margin)
+        for i in range(any_n_players(game, &st)):
+            reward[i] = ((1.0 - P.margin_weight) * win[i]
+                         + P.margin_weight * (0.5 + 0.5 * tanh(margin[i] / P.margin_scale)))
+        self.nodes[0].visits += 1
+        for i in range(depth):
+            nd = &self.nodes[path[i]]
+            if focus and nd.player != self.viewer:
+                continue
+            nd.visits += 1
+            nd.reward_sum += reward[nd.player]
+            nd.win_sum += win[nd.player]
+            nd.margin_sum += margin[nd.player]
+        self.iterations += 1
+
     cdef void iterate(self) noexcept nogil:
         cdef AnyState st = self.root
         cdef int game = self.game
         cdef int actions[ANY_N_ACTIONS]
         cdef int unexpanded[ANY_N_ACTIONS]
-        cdef int n, m, i, a, child, best, node = 0, player, steps
+        cdef int n, m, i, a, child, best, node = 0, player, steps, k
+        cdef int edges[ANY_N_ACTIONS]
         cdef double score, best_score
         cdef double win[ANY_MAX_PLAYERS]
         cdef double margin[ANY_MAX_PLAYERS]
@@ -312,6 +558,7 @@ cdef class Tree:
                     node = child
                 break
             m = 0
+            k = 0
             best = -1
             best_score = -1e300
             for i in range(n):
@@ -321,6 +568,8 @@ cdef class Tree:
                     m += 1
                     continue
                 child = self.index[a]
+                edges[k] = child
+                k += 1
                 nd = &self.nodes[child]
                 nd.avail += 1
                 score = (nd.reward_sum / nd.visits
@@ -336,6 +585,8 @@ cdef class Tree:
                     self.nodes[child].avail = 1
                     node = child
                 break
+            if P.smooth_eta > 0:
+                best = self.smooth_choice(edges, k, best)
             any_apply(game, &st, self.nodes[best].action)
             node = best
         # Rollout with the cheap policy, then evaluate.
@@ -373,7 +624,10 @@ cdef class Tree:
         deadline = start + time_limit
         with nogil:
             while True:
-                self.iterate()
+                if self.P.search_root == ROOT_HAND:
+                    self.iterate_hand()
+                else:
+                    self.iterate()
                 done += 1
                 if max_iterations >= 0 and done >= max_iterations:
                     break
@@ -389,14 +643,39 @@ cdef class Tree:
         """Nodes in the tree (the root included)."""
         return self.n_nodes
 
+    cdef int public_node(self, int* line, int n) noexcept:
+        """ROOT_HAND: the node of the public line `line` (each action's earliest edge), or
+        -1 where the search never played it."""
+        cdef int node = 0, child, found, i
+        for i in range(n):
+            found = -1
+            child = self.nodes[node].first_child
+            while child >= 0:
+                if self.nodes[child].action == line[i]:
+                    found = child
+                child = self.nodes[child].next_sibling
+            if found < 0:
+                return -1
+            node = found
+        return node
+
     def root_children(self):
-        """(action, visits, availability, reward sum, win sum, margin sum) per root child."""
+        """(action, visits, availability, reward sum, win sum, margin sum) per root child;
+        with search_root=hand, per edge of the viewer's information set (its key, after the
+        actual history)."""
+        cdef int node = 0
+        cdef bint hand = self.P.search_root == ROOT_HAND
+        if hand:
+            node = self.public_node(self.history, self.n_history)
+            if node < 0:
+                return []
         out = []
-        child = self.nodes[0].first_child
+        child = self.nodes[node].first_child
         while child >= 0:
             nd = &self.nodes[child]
-            out.append((nd.action, nd.visits, nd.avail, nd.reward_sum, nd.win_sum,
-                        nd.margin_sum))
+            if not hand or nd.key == self.viewer_key:
+                out.append((nd.action, nd.visits, nd.avail, nd.reward_sum, nd.win_sum,
+                            nd.margin_sum))
             child = nd.next_sibling
         return out
 
@@ -408,6 +687,8 @@ cdef class Tree:
         cdef Node* c
         cdef Node* b
         line = []
+        if self.P.search_root == ROOT_HAND:
+            return self.hand_line(max_length, first)
         if first >= 0:
             child = self.nodes[0].first_child
             while child >= 0 and self.nodes[child].action != first:
@@ -438,6 +719,42 @@ cdef class Tree:
             line.append(self.nodes[best].action)
             node = best
         return line
+
+    def hand_line(self, int max_length, int first):
+        """ROOT_HAND's principal variation: from the viewer's information set, `first` (or
+        its most visited action), then at each public node the action with the most visits
+        over every key (the viewer's own key where it acts)."""
+        cdef int node = self.public_node(self.history, self.n_history)
+        cdef int child
+        cdef Node* c
+        line = []
+        while node >= 0 and len(line) < max_length:
+            visits = {}
+            child = self.nodes[node].first_child
+            while child >= 0:
+                c = &self.nodes[child]
+                if c.player != self.viewer or c.key == self.viewer_key:
+                    visits[c.action] = visits.get(c.action, 0) + c.visits
+                child = c.next_sibling
+            if not visits:
+                break
+            if not line and first >= 0:
+                if first not in visits:
+                    break
+                action = first
+            else:
+                action = min(visits, key=lambda a: (-visits[a], a))
+            line.append(action)
+            node = self.public_node_below(node, action)
+        return line
+
+    cdef int public_node_below(self, int node, int action) noexcept:
+        cdef int child = self.nodes[node].first_child, found = -1
+        while child >= 0:
+            if self.nodes[child].action == action:
+                found = child
+            child = self.nodes[child].next_sibling
+        return found
 
 
 def evaluate_state(position, dict params):

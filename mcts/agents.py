@@ -26,6 +26,7 @@ from council.mcts import _evaluation, _search
 from council.mcts.features import FEATURE_NAMES
 from council.mcts.search import (
     DEFAULT_KIND_WEIGHTS,
+    STRONG_V3_CONFIG,
     V1_CONFIG,
     SearchConfig,
     SearchLimits,
@@ -131,6 +132,29 @@ class ISMCTSv1Agent(ISMCTSAgent):
     """Version 0.1's IS-MCTS, frozen (``V1_CONFIG``): the baseline of every strength figure."""
 
     base_config: ClassVar[SearchConfig | None] = V1_CONFIG
+
+
+# Each game's strong preset as it played before mixed play and beliefs (issue #36): its
+# search settings and iterations, by game name (each game's agents module adds its own).
+STRONG_V3: dict[str, tuple[SearchConfig, int]] = {"council-of-four": (STRONG_V3_CONFIG, 5000)}
+
+
+@dataclass(frozen=True)
+class StrongV3Agent(ISMCTSAgent):
+    """The strong preset's search before mixed play and beliefs (issue #36), frozen
+    (``STRONG_V3``): the baseline of their strength matches. With neither ``iterations``
+    nor ``time_s`` it searches its game's frozen budget (``strong-v3:time_s=0.05`` for
+    equal time)."""
+
+    iterations: int | None = None
+
+    def analyse(self, view: State, seed: int) -> SearchResult:
+        from council.engine.games import game_of
+
+        config, budget = STRONG_V3[game_of(view).name]
+        iterations = budget if self.iterations is None and self.time_s is None else self.iterations
+        limits = SearchLimits(iterations=iterations, time_s=self.time_s, threads=self.threads)
+        return search(view, limits, _config(self.settings, config), seed=seed)
 
 
 @dataclass(frozen=True)
@@ -248,6 +272,7 @@ AGENTS: dict[str, type[Agent]] = {
     "expert": ExpertAgent,
     "ismcts": ISMCTSAgent,
     "ismcts-v1": ISMCTSv1Agent,
+    "strong-v3": StrongV3Agent,
     "pimc": PIMCAgent,
     "cheat": CheatingMCTS,
 }

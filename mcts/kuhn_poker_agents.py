@@ -23,19 +23,61 @@ from itertools import permutations
 from typing import ClassVar
 
 from council.engine._kuhn_poker import KuhnPokerState
-from council.mcts.agents import CheatingMCTS, ISMCTSAgent, PIMCAgent, RandomAgent
+from council.mcts.agents import (
+    STRONG_V3,
+    CheatingMCTS,
+    ISMCTSAgent,
+    PIMCAgent,
+    RandomAgent,
+    StrongV3Agent,
+)
 from council.mcts.games import register_search
 from council.mcts.search import SearchConfig
 
-__all__ = ["KUHN_POKER_CONFIG", "KuhnPokerExpertAgent", "bet_chance", "equilibrium_value"]
+__all__ = [
+    "KUHN_POKER_CONFIG",
+    "KUHN_POKER_V3_CONFIG",
+    "KuhnPokerExpertAgent",
+    "bet_chance",
+    "equilibrium_value",
+]
 
 J, Q, K = 0, 1, 2
 PASS, BET = 0, 1
 
-# UCB1 over the exact returns: every rollout plays to the end (3 actions at most), uniformly.
+# Every iteration plays the whole hand from the deal, both cards dealt at random and each
+# seat's nodes keyed by its own card (search_root="hand": the opponent's bets and calls
+# depend on its card, and the iterations that bet as the actual hand did weigh the
+# opponent's cards), Smooth UCT at every node (eta 0.9 decaying to 0.1 by
+# 1 / (1 + 0.002 sqrt(visits)): Heinrich & Silver 2015's schedule), UCB1's c 0.3, the move
+# drawn from the visit shares (play="sample": an equilibrium mixes its bluffs and calls).
+# Exact returns at the end (every rollout plays to it, uniformly). Each choice measured by
+# exploitability (docs/results.md, "Mixed play and beliefs").
 KUHN_POKER_CONFIG = SearchConfig(
-    evaluator="heuristic", policy="none", c_uct=0.7, rollout_actions=-1
+    evaluator="heuristic",
+    policy="none",
+    c_uct=0.3,
+    rollout_actions=-1,
+    search_root="hand",
+    smooth_eta=0.9,
+    smooth_gamma=0.1,
+    smooth_d=0.002,
+    play="sample",
 )
+
+# The search before mixed play and beliefs (issue #36), frozen as ``strong-v3`` at its
+# strong budget: UCB1 over the seat's view, the other card dealt uniformly, the most
+# visited move (exploitability 0.167).
+KUHN_POKER_V3_CONFIG = SearchConfig(
+    evaluator="heuristic",
+    policy="none",
+    c_uct=0.7,
+    rollout_actions=-1,
+    search_root="view",
+    smooth_eta=0.0,
+    play="most_visited",
+)
+STRONG_V3["kuhn-poker"] = (KUHN_POKER_V3_CONFIG, 2000)
 
 
 def bet_chance(card: int, history: tuple[int, ...], alpha: float | Fraction) -> float | Fraction:
@@ -91,6 +133,7 @@ register_search(
         "random": RandomAgent,
         "expert": KuhnPokerExpertAgent,
         "ismcts": ISMCTSAgent,
+        "strong-v3": StrongV3Agent,
         "pimc": PIMCAgent,
         "cheat": CheatingMCTS,
     },

@@ -20,7 +20,14 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from council.engine._leduc_poker import MAX_RAISES, LeducPokerState
-from council.mcts.agents import CheatingMCTS, ISMCTSAgent, PIMCAgent, RandomAgent
+from council.mcts.agents import (
+    STRONG_V3,
+    CheatingMCTS,
+    ISMCTSAgent,
+    PIMCAgent,
+    RandomAgent,
+    StrongV3Agent,
+)
 from council.mcts.games import register_search
 from council.mcts.search import SearchConfig
 
@@ -33,6 +40,21 @@ JACK, QUEEN, KING = 0, 1, 2
 # c_uct: Kuhn poker's, the rewards being chip gains mapped onto [0, 1] alike.
 LEDUC_POKER_CONFIG = SearchConfig(
     evaluator="heuristic", policy="none", c_uct=0.7, rollout_actions=-1
+)
+
+# The search before mixed play and beliefs (issue #36), frozen as ``strong-v3``: UCB1 over
+# the seat's view with c_uct 0.7, the hidden cards dealt uniformly, the most visited move.
+STRONG_V3["leduc-poker"] = (
+    SearchConfig(
+        evaluator="heuristic",
+        policy="none",
+        c_uct=0.7,
+        rollout_actions=-1,
+        search_root="view",
+        smooth_eta=0.0,
+        play="most_visited",
+    ),
+    10000,
 )
 
 
@@ -69,6 +91,7 @@ register_search(
         "random": RandomAgent,
         "expert": LeducPokerExpertAgent,
         "ismcts": ISMCTSAgent,
+        "strong-v3": StrongV3Agent,
         "pimc": PIMCAgent,
         "cheat": CheatingMCTS,
     },

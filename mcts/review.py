@@ -496,7 +496,8 @@ def _review_move(
         result = free.result()
     iterations = result.iterations
     by_action = {c.action: c for c in result.candidates}
-    best = by_action[result.action]
+    # The most visited (the search plays another where its game's search mixes its play).
+    best = result.candidates[0]
     only_move = len(state.legal_actions()) == 1
     if played == best.action:
         played_c = best

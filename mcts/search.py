@@ -11,10 +11,11 @@
 from __future__ import annotations
 
 import functools
+import random
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from council.engine import Position, State
 from council.mcts import _evaluation, _search
@@ -36,6 +37,9 @@ DEFAULT_KIND_WEIGHTS = {
     "choose_permit_bonus": 1.0,
 }
 
+
+# How the move is chosen from the root's candidates (SearchConfig.play).
+PLAYS = ("most_visited", "sample")
 
 # The rollout weights of each action kind as (name, weight) pairs in the order above: a
 # tuple, so that a SearchConfig hashes.
@@ -99,6 +103,24 @@ class SearchConfig:
     w_nobility: float = 0.3
     # (name, weight) pairs once built (a mapping is taken too)
     kind_weights: Mapping[str, float] | KindWeights = tuple(DEFAULT_KIND_WEIGHTS.items())
+    # Where each iteration starts: "view" (the seat's view, the others' hidden cards dealt
+    # uniformly) or "hand" (the start of the hand, every hidden card dealt and each seat's
+    # nodes keyed by its own cards: beliefs from the others' actions; the games that keep
+    # the record of their hand's actions: Kuhn poker)
+    search_root: str = "view"
+    # search_root="hand": the share of iterations dealt the seat's own cards and replaying
+    # its own past actions (the others' drawn from their searched play; a line that leaves
+    # the actual betting is dropped), which update the seat's own choices only
+    hand_focus: float = 0.0
+    # Smooth UCT (UCB1 selection): an information set plays its average policy with chance
+    # 1 - max(smooth_gamma, smooth_eta / (1 + smooth_d * sqrt(visits))); 0 = plain UCB1
+    smooth_eta: float = 0.0
+    smooth_gamma: float = 0.1
+    smooth_d: float = 0.002
+    # The move played: "most_visited", or "sample" (drawn by the seed from the root's
+    # visit shares, the search's mixed policy: for games that reward mixing, as poker's
+    # bluffs do)
+    play: str = "most_visited"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind_weights", _kind_weight_pairs(self.kind_weights))
@@ -128,6 +150,21 @@ class SearchConfig:
             raise ValueError(
                 f"leaf_redeals: must be an integer in 0..{most}, got {self.leaf_redeals}"
             )
+        if self.search_root not in _search.SEARCH_ROOTS:
+            raise ValueError(
+                f"search_root: must be one of {', '.join(_search.SEARCH_ROOTS)}, "
+                f"got {self.search_root!r}"
+            )
+        if not 0 <= self.hand_focus < 1:
+            raise ValueError(f"hand_focus: must be in [0, 1), got {self.hand_focus}")
+        if not 0 <= self.smooth_eta <= 1:
+            raise ValueError(f"smooth_eta: must be in [0, 1], got {self.smooth_eta}")
+        if not 0 <= self.smooth_gamma <= 1:
+            raise ValueError(f"smooth_gamma: must be in [0, 1], got {self.smooth_gamma}")
+        if not self.smooth_d >= 0:
+            raise ValueError(f"smooth_d: must be >= 0, got {self.smooth_d}")
+        if self.play not in PLAYS:
+            raise ValueError(f"play: must be one of {', '.join(PLAYS)}, got {self.play!r}")
         if self.rollout_actions < -1:
             raise ValueError(f"rollout_actions: must be >= -1, got {self.rollout_actions}")
         for name in ("temperature", "margin_scale"):
@@ -182,6 +219,38 @@ V1_CONFIG = SearchConfig(
 )
 
 
+# Council of Four's strong preset as it searched before mixed play and beliefs (issue
+# #36), written out so that changing the defaults never changes it: the agent
+# ``strong-v3``'s settings in this game (with the shipped models), at 5,000 iterations.
+STRONG_V3_CONFIG = SearchConfig(
+    evaluator="learned",
+    policy="learned",
+    c_puct=1.0,
+    fpu_reduction=0.3,
+    c_uct=0.2,
+    tree_payments=0,
+    tree_secrets=0,
+    rollout_actions=0,
+    finish_decisions=1,
+    uniform_rollout=0,
+    temperature=12.0,
+    margin_weight=0.0,
+    margin_scale=15.0,
+    leaf_redeals=0,
+    pay_decay=0.3,
+    w_coins=0.15,
+    w_assistants=0.3,
+    w_cards=0.3,
+    w_emporium=4.0,
+    w_permit_unused=1.5,
+    w_nobility=0.3,
+    kind_weights=V1_CONFIG.kind_weights,
+    search_root="view",
+    smooth_eta=0.0,
+    play="most_visited",
+)
+
+
 def default_config(position: Position) -> SearchConfig:
     """The search's defaults for the game of `position`, as its game registered them
     (``council.mcts.games``)."""
@@ -226,24 +295,50 @@ class Candidate:
     mean_reward: float
     win_probability: float
     vp_margin: float  # expected VP lead over the best opponent (negative: behind)
+    # The chance the search plays it: its visit share with play="sample", else 1 for the
+    # most visited and 0 for the others
+    policy: float = 0.0
 
 
 @dataclass(frozen=True)
 class SearchResult:
-    action: int
+    action: int  # the move played: the most visited, or drawn from the policy (play="sample")
     candidates: tuple[Candidate, ...]  # most visited first
-    principal_variation: tuple[int, ...]
+    principal_variation: tuple[int, ...]  # the most visited line
     iterations: int
     elapsed_s: float
     tree_nodes: int
     seed: int
     forced: bool = False  # only one action was legal (answered without spending the budget)
 
+    @property
+    def policy(self) -> dict[int, float]:
+        """The chance the search plays each candidate, by action (``Candidate.policy``)."""
+        return {c.action: c.policy for c in self.candidates}
+
 
 StopFlag = _search.StopFlag
 
 # Iterations spent on a position with a single legal action, whatever the budget.
 FORCED_MOVE_ITERATIONS = 32
+# A search from the start of the hand reaches the seat's own position only in the
+# iterations whose line is the actual one: at most this many more iterations while it has
+# not, then as many as it takes, each playing the actual history, until it has this many
+# visits (a line the searched play hardly ever takes: its beliefs are then uniform ones).
+MAX_EXTRA_ITERATIONS = 1_000
+MIN_OWN_VISITS = 32
+
+
+def _reach_own_position(tree: _search.Tree) -> None:
+    extra = 0
+    while not tree.root_children() and extra < MAX_EXTRA_ITERATIONS:
+        extra += tree.run(16)
+    if tree.root_children():
+        return
+    tree.follow_history = True
+    while sum(visits for _a, visits, *_ in tree.root_children()) < MIN_OWN_VISITS:
+        tree.run(16)
+    tree.follow_history = False
 
 
 @functools.cache
@@ -280,10 +375,16 @@ class Search:
         if not 1 <= threads <= 64:
             raise ValueError(f"threads: must be in 1..64, got {threads}")
         config = (config or default_config(root)).validate()
+        if mode == _search.FIXED and config.search_root == "hand":
+            # A full state hides no card: there is nothing to believe, and its search
+            # starts where it is.
+            config = replace(config, search_root="view")
         params = config.params()
         model = value_model(config.value_model) if config.evaluator == "learned" else None
         prior = policy_model(config.policy_model) if config.policy == "learned" else None
         self.seed = seed
+        self.play = config.play
+        self.from_hand_start = config.search_root == "hand"
         self.stop = stop if stop is not None else StopFlag()
         self.elapsed_s = 0.0
         # With one legal action there is nothing to choose: a few iterations still estimate
@@ -385,6 +486,9 @@ class Search:
                 w.start()
             for w in workers:
                 w.join()
+        if self.from_hand_start:
+            for tree in self._trees:
+                _reach_own_position(tree)
         self.elapsed_s += time.perf_counter() - start
         return self.iterations - before
 
@@ -397,20 +501,40 @@ class Search:
                 t[1] += reward
                 t[2] += win
                 t[3] += margin
-        candidates = sorted(
+        visited = sorted(
             (Candidate(a, v, r / v, w / v, m / v) for a, (v, r, w, m) in totals.items() if v > 0),
             key=lambda c: (-c.visits, -c.mean_reward, c.action),
         )
-        best = candidates[0].action
-        # The line of the tree that spent the most visits on the chosen action.
+        if not visited:
+            raise RuntimeError(
+                "the search never reached the seat's position: give it more iterations"
+            )
+        total = sum(c.visits for c in visited)
+        if self.play == "sample":
+            candidates = [replace(c, policy=c.visits / total) for c in visited]
+            # The seed draws the move from the mixed policy (its own stream: the trees'
+            # streams are untouched).
+            draw = random.Random(f"play:{self.seed}").random() * total
+            best = candidates[-1].action
+            for c in candidates:
+                draw -= c.visits
+                if draw < 0:
+                    best = c.action
+                    break
+        else:
+            candidates = [replace(c, policy=float(i == 0)) for i, c in enumerate(visited)]
+            best = candidates[0].action
+        # The most visited line (from the most visited action, which a mixed play may not
+        # have drawn), of the tree that spent the most visits on that action.
+        first = candidates[0].action
         pv_tree = max(
             self._trees,
-            key=lambda t: next((v for a, v, *_ in t.root_children() if a == best), 0),
+            key=lambda t: next((v for a, v, *_ in t.root_children() if a == first), 0),
         )
         return SearchResult(
             action=best,
             candidates=tuple(candidates),
-            principal_variation=tuple(pv_tree.principal_variation(first=best)),
+            principal_variation=tuple(pv_tree.principal_variation(first=first)),
             iterations=self.iterations,
             elapsed_s=self.elapsed_s,
             tree_nodes=sum(t.size for t in self._trees),

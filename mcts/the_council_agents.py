@@ -41,7 +41,14 @@ from council.engine._the_council import (
     NO_CARD,
     SUITS,
 )
-from council.mcts.agents import CheatingMCTS, ISMCTSAgent, PIMCAgent, RandomAgent
+from council.mcts.agents import (
+    STRONG_V3,
+    CheatingMCTS,
+    ISMCTSAgent,
+    PIMCAgent,
+    RandomAgent,
+    StrongV3Agent,
+)
 from council.mcts.games import register_search
 from council.mcts.search import SearchConfig
 
@@ -58,6 +65,21 @@ THE_COUNCIL_CONFIG = SearchConfig(
     c_uct=0.4,
     rollout_actions=40,
     temperature=3.0,  # its scores run to a few tens: the scale of the heuristic's softmax
+)
+# Its strong preset before mixed play and beliefs (issue #36), frozen as ``strong-v3``
+# (the settings above are today's: none of the new ones is on in this game).
+STRONG_V3["the-council"] = (
+    SearchConfig(
+        evaluator="heuristic",
+        policy="none",
+        c_uct=0.4,
+        rollout_actions=40,
+        temperature=3.0,
+        search_root="view",
+        smooth_eta=0.0,
+        play="most_visited",
+    ),
+    10000,
 )
 
 # ---------------------------------------------------------------------------------------
@@ -538,6 +560,7 @@ register_search(
         "random": RandomAgent,
         "expert": TheCouncilExpertAgent,
         "ismcts": ISMCTSAgent,
+        "strong-v3": StrongV3Agent,
         "pimc": PIMCAgent,
         "cheat": CheatingMCTS,
     },

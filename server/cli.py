@@ -520,8 +520,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "arena",
         help="play seeded matches between agents (one per seat, rotated over the seats)",
-        description="Agents: random, greedy, expert, ismcts, ismcts-v1, pimc, cheat, with "
-        "options after a colon, "
+        description="Agents: random, greedy, expert, ismcts, ismcts-v1, strong-v3, pimc, cheat, "
+        "with options after a colon, "
         "e.g. ismcts:iterations=1000 or pimc:worlds=4,time_s=0.2 (another --game has its "
         "own: a name it lacks lists them). Name one per seat; "
         "each deal is played once per rotation of the seats.",

@@ -126,6 +126,7 @@ def search_result_proto(
             mean_reward=c.mean_reward,
             win_probability=c.win_probability,
             vp_margin=c.vp_margin,
+            policy=c.policy,
         )
         m.action.CopyFrom(root_action(c.action))
     for a in line:

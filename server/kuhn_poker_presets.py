@@ -1,8 +1,9 @@
 """Kuhn poker's preset budgets (``council.server.presets``).
 
-A game is at most three actions long, so every budget searches its tiny tree many times
-over: unlike the other games' presets, which each beat the one below, these were not found
-to differ in play (``council-ai arena --game kuhn-poker``, the budgets head to head).
+The search plays the whole hand for both seats and mixes its moves (``KUHN_POKER_CONFIG``),
+so more iterations bring it nearer an equilibrium: each preset is less exploitable than the
+one below (exact best responses: docs/results.md, "Mixed play and beliefs"). A game is at
+most three actions long, so even strong's budget takes a few tens of milliseconds.
 """
 
 from __future__ import annotations
@@ -11,13 +12,19 @@ from council.server.presets import Budget, register_budgets
 
 __all__: list[str] = []
 
-_SAME = "no measurably different play from the other presets (the game is tiny)"
-
 register_budgets(
     "kuhn-poker",
     {
-        "beginner": Budget(20, "well under 1 ms a move", _SAME),
-        "casual": Budget(200, "about 1 ms", "the default; " + _SAME),
-        "strong": Budget(2000, "a few ms", _SAME),
+        # Half its iterations dealt its own card and replaying its own betting (hand_focus):
+        # at 200 iterations the whole hand is too thin for its own position (exploitability
+        # 0.136 with, 0.188 without, 300 searches a state; docs/results.md).
+        "beginner": Budget(
+            200,
+            "well under 1 ms a move",
+            "the most exploitable preset",
+            settings=(("hand_focus", 0.5),),
+        ),
+        "casual": Budget(2000, "about 2 ms", "the default; less exploitable than beginner"),
+        "strong": Budget(20000, "about 20 ms", "the least exploitable; near an equilibrium's play"),
     },
 )

@@ -324,7 +324,9 @@ def test_a_move_the_search_never_tried_is_searched_on_its_own() -> None:
         searcher.run(100)
         result = searcher.result()
         assert [c.action for c in result.candidates] == [action]
-        assert result.candidates[0].visits == 100
+        # Kuhn poker's search plays the whole hand from the deal, for every card of the
+        # seat: the forced move is taken in the iterations that deal it its own card.
+        assert 0 < result.candidates[0].visits < 100 <= result.iterations
     with pytest.raises(ValueError, match="root_action"):
         Search.from_view(view, root_action=game.num_actions + 7)
 

@@ -23,12 +23,13 @@ GAME_SETTINGS = {
     "council-of-four": _council_of_four_search.SETTINGS,
     "the-council": _the_council_search.SETTINGS,
 }
-# Loaded in Python (search.py), handed to the tree as models.
-MODEL_FILES = {"value_model", "policy_model"}
+# Read in Python (search.py): the model files, handed to the tree as models, and how the
+# move is chosen from the root's candidates.
+READ_IN_PYTHON = {"value_model", "policy_model", "play"}
 
 
 def test_every_setting_is_the_search_s_own_or_a_game_s():
-    names = {f.name for f in fields(SearchConfig)} - MODEL_FILES
+    names = {f.name for f in fields(SearchConfig)} - READ_IN_PYTHON
     own = set(_search.SETTINGS)
     games = set().union(*GAME_SETTINGS.values())
     assert own | games == names

@@ -115,6 +115,25 @@ def test_recommend_action_searches_the_seats_view(stub):
     assert result.action.text == "call"  # a King always calls
 
 
+def test_recommend_action_returns_the_mixed_policy(stub):
+    # Seat 1 holds a Queen facing a bet: an equilibrium calls a third of the time, and the
+    # search mixes too. Each candidate carries its chance of being played; the seed draws.
+    bet = KuhnPokerState.from_deal([0, 1], [1])
+    view = state_to_proto(bet.view(1))
+    played = set()
+    for seed in range(4):
+        result = stub.RecommendAction(
+            spb.RecommendActionRequest(
+                state=view, limits=pb.SearchLimits(iterations=2000), seed=seed
+            )
+        ).result
+        policy = {c.action.text: c.policy for c in result.candidates}
+        assert set(policy) == {"fold", "call"} and sum(policy.values()) == pytest.approx(1.0)
+        assert 0 < policy["call"] < 1 and policy[result.action.text] > 0
+        played.add(result.action.text)
+    assert played == {"fold", "call"}
+
+
 def test_render_and_engine_info(stub):
     msg = new_game(stub).state
     svg = stub.RenderPosition(spb.RenderPositionRequest(state=msg, seat=0)).svg
