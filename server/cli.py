@@ -343,8 +343,8 @@ def hint(args: argparse.Namespace) -> int:
 def format_hint(result, game: str) -> str:
     """A hint for people: the candidates under headings (move, the probability the bot
     plays it, win %, points in the game's unit), the recommended move first, then by that
-    probability (a candidate's own ``probability`` when the search gives one, else its
-    share of the visits); the line without the turns' bare "end" steps. The pokers' win
+    probability (the candidate's ``policy``, the chance the search plays it, else its share
+    of the visits); the line without the turns' bare "end" steps. The pokers' win
     probability is their chips rescaled, so their hint is in chips alone."""
     from council.mcts.review import POINTS_UNITS, REWARD_IS_POINTS
 
@@ -352,10 +352,11 @@ def format_hint(result, game: str) -> str:
     with_win = game not in REWARD_IS_POINTS
     visits = sum(c.visits for c in result.candidates) or 1
 
-    def played(c) -> float:  # (a `probability` field, once the search result has one)
-        if "probability" in c.DESCRIPTOR.fields_by_name:
-            return float(c.probability)
-        return c.visits / visits
+    # The search's own policy when it gives one (CandidateMove.policy), else visit shares.
+    with_policy = any(c.policy for c in result.candidates)
+
+    def played(c) -> float:
+        return float(c.policy) if with_policy else c.visits / visits
 
     ordered = sorted(result.candidates, key=lambda c: (c.action.id != result.action.id, -played(c)))
     lines = [f"seat {result.seat}: {result.action.text}  (action {result.action.id})"]

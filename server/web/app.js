@@ -905,18 +905,19 @@ const HINT_POINTS = {
   "leduc-poker": { unit: "chips", factor: 0.5, win: false },
 };
 
-// A hint's candidates as rows: the probability the bot plays each (the candidate's own
-// `probability` when the search gives one, else its share of the visits), its chance to
+// A hint's candidates as rows: the probability the bot plays each (the candidate's
+// `policy`, the chance the search plays it, else its share of the visits), its chance to
 // win and its points; the recommended move first, then by that probability.
 function hintRows(result) {
   const candidates = result.candidates || [];
   const visits = candidates.reduce((sum, c) => sum + Number(c.visits || 0), 0);
+  const withPolicy = candidates.some((c) => c.policy); // (0 is left out of JSON)
   const points = HINT_POINTS[game.name] || HINT_POINTS["council-of-four"];
   const best = result.action ? result.action.id || 0 : null;
   return candidates
     .map((c) => ({
       action: c.action,
-      played: c.probability ?? (visits ? Number(c.visits || 0) / visits : 0),
+      played: withPolicy ? c.policy || 0 : (visits ? Number(c.visits || 0) / visits : 0),
       win: c.winProbability || 0,
       points: (c.vpMargin || 0) * points.factor,
     }))

@@ -47,15 +47,16 @@ def test_hint_from_new_game_output(server, tmp_path, capsys):
     text = capsys.readouterr().out
     assert text.startswith("seat 0: ")
     assert "300 iterations" in text
-    # Headed columns; the recommended move first; each move's share of the visits, not raw
-    # visit counts; the line without the turns' bare "end" steps.
+    # Headed columns; the recommended move first; the chance the bot plays each move (its
+    # policy: Council of Four's search plays its most visited move), not raw visit counts;
+    # the line without the turns' bare "end" steps.
     lines = text.splitlines()
     assert lines[1].split() == ["move", "plays", "it", "win", "%", "VP"]
     rows = lines[2 : 2 + len(response["result"]["candidates"])]
     assert rows[0].startswith(response["result"]["action"]["text"])
-    total = sum(int(c["visits"]) for c in response["result"]["candidates"])
-    shares = [round(100 * int(c["visits"]) / total) for c in response["result"]["candidates"]]
-    assert sorted(int(row.split("%")[0].split()[-1]) for row in rows) == sorted(shares)
+    policy = [round(100 * c.get("policy", 0)) for c in response["result"]["candidates"]]
+    assert sorted(int(row.split("%")[0].split()[-1]) for row in rows) == sorted(policy)
+    assert int(rows[0].split("%")[0].split()[-1]) == 100
     line = next(line for line in lines if line.startswith("line: "))
     assert "end" not in line.removeprefix("line: ").split(" / ")
 
