@@ -566,7 +566,7 @@ const Board = (() => {
       (line.seat === undefined ? line.text : `${seatLabel(line.seat)}: ${line.text}`));
     const item = $("log").lastElementChild;
     if (lines.length && item) {
-      item.append(effectsList(lines));
+      showEffects(item, lines);
       $("log").scrollTop = $("log").scrollHeight; // (its last lines in sight, as app.js's log)
     }
     if (bot || lines.length) announce([`${seatLabel(seat)}: ${action.text}`, ...lines].join(". "));
@@ -583,6 +583,13 @@ const Board = (() => {
   // The effects under a move's line of the log, in a shadow tree: shown and read like the
   // rest of the page, but out of the line's textContent, which is the move's text alone
   // (what app.js keeps of the log, and what the page's tests read).
+  // A move's effect lines under its line of the log; kept on the line (`effectLines`) for
+  // app.js, which keeps them with the game and draws them again on a reload.
+  function showEffects(item, lines) {
+    item.effectLines = lines;
+    item.append(effectsList(lines));
+  }
+
   function effectsList(lines) {
     const holder = newElement("span", "effects");
     const shadow = holder.attachShadow({ mode: "open" });
@@ -770,5 +777,5 @@ const Board = (() => {
     document.addEventListener("pointerdown", pressOutside);
   });
 
-  return { drawn, turn, clear, moved, holdFocus, hasFocus, keepFocusWhile, hintShown, announce };
+  return { drawn, turn, clear, moved, holdFocus, hasFocus, keepFocusWhile, hintShown, announce, showEffects };
 })();
