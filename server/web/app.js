@@ -79,6 +79,7 @@ async function connectionLost(wait) {
   connection.lost = true;
   const banner = $("connection");
   banner.hidden = false;
+  showStatus(); // (the status line says it too, not "your turn")
   for (let left = Math.ceil(wait / 1000); left > 0; left--) {
     banner.textContent = `Connection lost — retrying in ${left} s`;
     await new Promise((resolve) => setTimeout(resolve, Math.min(1000, wait)));
@@ -90,6 +91,7 @@ function connectionBack() {
   if (!connection.lost) return;
   connection.lost = false;
   $("connection").hidden = true;
+  showStatus();
 }
 
 // A server stream (AnalyzePosition) over Connect's streaming protocol with JSON: the request
@@ -334,8 +336,17 @@ function showError(error) {
   box.hidden = !error;
 }
 
-// (Not "status": the board's SVG, inside the page, has a <g id="status">.)
-function setStatus(text) { $("game-status").textContent = text; }
+// (Not "status": the board's SVG, inside the page, has a <g id="status">.) While the
+// connection is lost the status line says so; the game's own status comes back with it.
+let statusText = "";
+function setStatus(text) {
+  statusText = text;
+  showStatus();
+}
+
+function showStatus() {
+  $("game-status").textContent = connection.lost ? "Connection lost: waiting for the server" : statusText;
+}
 
 function log(seat, text) {
   const item = document.createElement("li");
@@ -715,6 +726,10 @@ async function step(generation) {
   const seat = toMove(game.state);
   if (game.seats[seat].kind === "bot") {
     setStatus(`${seatLabel(seat)} is thinking…`);
+    // The human's move is done: Undo may take it back while the bot thinks (undo() bumps the
+    // generation, so the bot's move, once it comes, is dropped).
+    game.busy = false;
+    $("undo-button").disabled = !canUndo();
     await new Promise((resolve) => setTimeout(resolve, botDelayMs()));
     if (generation !== game.generation) return;
     // The bot's ticket: the server searches from the bot's view, plays the move it chooses
@@ -808,7 +823,8 @@ const BALCONIES = [...REGIONS, "king"];
 
 async function humanMove(seat, actionId, generation) {
   if (game.busy) return;
-  game.busy = true;
+  const move = { seat, actionId }; // (busy while this move is applied: step() frees it for the bots)
+  game.busy = move;
   const secrets = game.secrets.map((secret) => ({ ...secret }));
   game.history.push({ moves: game.moves, seat, logLines: $("log").children.length, secrets });
   Board.holdFocus(); // (the button pressed goes: the focus waits on the board or the list)
@@ -816,9 +832,9 @@ async function humanMove(seat, actionId, generation) {
   try {
     await apply(seat, actionId, generation);
   } catch (error) {
-    showError(error);
+    if (generation === game.generation) showError(error);
   } finally {
-    game.busy = false;
+    if (game.busy === move) game.busy = false;
   }
 }
 

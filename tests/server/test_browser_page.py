@@ -205,9 +205,12 @@ def test_the_page_never_loses_a_game(node, chromium, tmp_path):
     assert seen["defaultBotSpeed"] == "normal" and seen["defaultDelay"] == 500
     assert seen["instantDelay"] == 0 and seen["delayAfterReload"] == 0
     assert seen["botSpeedAfterReload"] == "instant"
-    # A reload: the same position, log, board, status and actions.
-    assert seen["logBeforeReload"] >= 6
-    assert seen["reloadSame"] == dict.fromkeys(("log", "blob", "board", "status", "actions"), True)
+    # A reload: the same position, log (each move's effect lines under it too), board,
+    # status and actions.
+    assert seen["logBeforeReload"] >= 6 and seen["effectLinesBeforeReload"] > 0
+    assert seen["reloadSame"] == dict.fromkeys(
+        ("log", "effects", "blob", "board", "status", "actions"), True
+    )
     # A second tab: the first is told and plays nothing; taking over keeps the second's move.
     assert "open in another tab" in seen["firstTabTold"] and seen["firstTabInert"]
     assert seen["firstTabActions"] == 0
@@ -216,6 +219,11 @@ def test_the_page_never_loses_a_game(node, chromium, tmp_path):
     # wait each time, and the move made once it was back (a human's and the bot's reply).
     assert seen["connectionLost"].startswith("Connection lost — retrying in ")
     assert seen["backoff"].startswith("Connection lost — retrying in 2 s")
+    # The status line says it too (not "your turn"), until the server is back.
+    assert seen["statusWhileLost"] == "Connection lost: waiting for the server"
+    assert seen["statusAfterRestart"].startswith("Seat 0 (you) to move")
+    # Undo while the bot thinks: the move taken back, the bot's move dropped.
+    assert seen["undoWhileThinking"] and seen["undoneWhileThinking"]
     assert seen["logAfterRestart"] >= 2 and seen["errorAfterRestart"] is None
     # Save game, then Open game: the saved position back.
     saved = json.loads((tmp_path / "saved-game.json").read_text())
