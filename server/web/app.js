@@ -644,6 +644,12 @@ const THE_COUNCIL_DECISIONS = {
   reveal: "Choose in secret the drafted cards to reveal when every seat has bid",
 };
 
+// Kuhn poker's decisions, said the same way.
+const KUHN_POKER_DECISIONS = {
+  bet: "Pass, or bet 1 chip",
+  call: "Facing a bet: fold, or call it with 1 chip",
+};
+
 // The status line's words for a decision: a few words, never its internal name.
 const DECISION_WORDS = {
   turn: "your turn", pay_permit: "pay for the permit tile", pay_king: "pay the king's council",
@@ -651,6 +657,7 @@ const DECISION_WORDS = {
   second_of_two_city_tokens: "choose the second city token bonus", free_permit: "take a free permit tile",
   permit_bonus: "choose a permit tile's bonus again",
   draft: "pick a card", bid: "bid", reveal: "choose the cards to reveal",
+  bet: "pass or bet", call: "fold or call", // (Kuhn poker's)
 };
 
 function decisionWords(decision) {
@@ -676,7 +683,7 @@ function inWords(text) {
 
 function showDecision(decision) {
   const heading = $("decision");
-  const said = game.name === "the-council" ? THE_COUNCIL_DECISIONS : DECISIONS;
+  const said = { "the-council": THE_COUNCIL_DECISIONS, "kuhn-poker": KUHN_POKER_DECISIONS }[game.name] || DECISIONS;
   heading.textContent = decision ? said[decision] || `Decide: ${decisionWords(decision)}` : "";
   heading.hidden = !decision;
 }

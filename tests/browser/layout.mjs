@@ -120,6 +120,8 @@ await withPage(base, async (page, seen) => {
 function kuhnTable(page) {
   return page.evaluate(() => ({
     phase: document.querySelector(".kp-phase").textContent,
+    status: document.getElementById("game-status").textContent,
+    decision: document.getElementById("decision").textContent,
     cards: [...document.querySelectorAll(".kp-seat .kp-card")].map((c) => c.textContent),
     faceDown: [...document.querySelectorAll(".kp-seat .kp-card")].map((c) => c.classList.contains("face-down")),
     inPot: [...document.querySelectorAll(".kp-seat .kp-in-pot")].map((p) => p.textContent),

@@ -109,6 +109,9 @@ def _kuhn_table(table: dict, hand: int, match_before: list[int]) -> None:
             f"Seat {seat}"
         )
         assert table["phase"].endswith(" to act") and not table["nextHand"]
+        # The decision in words, not its name ("bet"): pass or bet, or fold or call.
+        words = "pass or bet" if table["decision"].startswith("Pass") else "fold or call"
+        assert table["status"] == f"Seat 0 (you) to move: {words}", table["status"]
     else:
         assert table["toMove"] == [] and table["nextHand"]
         assert ("showdown" in table["phase"]) == showdown
