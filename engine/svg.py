@@ -53,7 +53,6 @@ from collections.abc import Callable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from council.engine import board
-from council.engine.render import _decision
 
 __all__ = [
     "PLAYER_COLOURS",
@@ -452,7 +451,7 @@ class _Board:
             final = " / ".join(map(str, self.scores))
             status = f"Game over: final VP {final}; winner {winners}"
         else:
-            status = f"Seat {raw['current']} to act: {_decision(state, raw)}"
+            status = f"Seat {raw['current']} to act: {decision_words(state, raw)}"
         if raw["end_trigger"] >= 0 and not raw["game_over"]:
             status += f" · last round (seat {raw['end_trigger']} built 10)"
         with svg.group(id="status", data_current=raw["current"]):
@@ -1086,6 +1085,43 @@ class _Board:
 
 def _chips_per_row(w: float) -> int:
     return max(1, int((w - 100) // 38))
+
+
+def decision_words(state, raw: dict) -> str:
+    """The decision to take now in a player's words (the board's header): never a rule's
+    internal name such as ``pay_permit``.
+
+    >>> from council.engine import GameConfig, State
+    >>> state = State.new_game(GameConfig(players=2), seed=3)
+    >>> decision_words(state, state.to_raw())
+    'a main action to take'
+    """
+    kind, arg = state.decision()
+    if kind == "turn":
+        if raw["main_left"] > 0 and raw["main_done"] == 0:
+            return "a main action to take"
+        left = raw["main_left"]
+        more = f", {left} more main action{'s' if left > 1 else ''}" if left > 0 else ""
+        quick = "quick action used" if raw["quick_used"] else "a quick action left"
+        return f"may end the turn{more}, {quick}"
+    if kind == "pay_permit":
+        region, slot = divmod(arg, 2)
+        tile = raw["face_up"][region][slot]
+        return f"pay the {board.REGIONS[region]} council for permit tile {tile}"
+    if kind == "pay_king":
+        return f"pay the king's council, the king to {board.CITY_NAMES[arg]}"
+    if kind == "second_of_two_city_tokens":
+        return f"the second of two city token bonuses (the first: {board.CITY_NAMES[arg]})"
+    return DECISION_WORDS.get(kind, kind.replace("_", " "))
+
+
+# The other pending decisions, in words.
+DECISION_WORDS = {
+    "city_token": "choose a city token bonus",
+    "first_of_two_city_tokens": "choose two city token bonuses",
+    "free_permit": "take a face-up permit tile for free",
+    "permit_bonus": "choose a permit tile whose bonus you gain again",
+}
 
 
 def render_svg(state) -> str:

@@ -79,6 +79,7 @@ async function connectionLost(wait) {
   connection.lost = true;
   const banner = $("connection");
   banner.hidden = false;
+  showStatus(); // (the status line says it too, not "your turn")
   for (let left = Math.ceil(wait / 1000); left > 0; left--) {
     banner.textContent = `Connection lost — retrying in ${left} s`;
     await new Promise((resolve) => setTimeout(resolve, Math.min(1000, wait)));
@@ -90,6 +91,7 @@ function connectionBack() {
   if (!connection.lost) return;
   connection.lost = false;
   $("connection").hidden = true;
+  showStatus();
 }
 
 // A server stream (AnalyzePosition) over Connect's streaming protocol with JSON: the request
@@ -180,6 +182,7 @@ const game = {
   hint: null,       // the AbortController of the hint being streamed
   startedAt: 0,     // when the game was set up (ms since the epoch), for its statistics
   hintsUsed: 0,
+  match: null,      // Kuhn poker: the hands finished before this one, {hands, chips by seat}
 };
 
 // -- The game kept in the browser: resumed on reload, saved to and opened from a file -------
@@ -199,8 +202,9 @@ function keptGame() {
     name: game.name, seats: game.seats, blob: game.blob, tickets: game.tickets,
     over: game.over, scores: game.scores, winners: game.winners,
     log: lines.map((line) => line.textContent),
+    logEffects: lines.map((line) => line.effectLines || []), // (board.js's, by the log's line)
     secrets: secretsOf(game.secrets),
-    moves: game.moves, takebacks: game.takebacks, finalLines: game.finalLines || [],
+    moves: game.moves, takebacks: game.takebacks, finalLines: game.finalLines || [], match: game.match,
     history: game.history.slice(-UNDO_KEPT).map(({ moves, seat, logLines, secrets }) =>
       ({ moves, seat, logLines, secrets: secretsOf(secrets) })),
     startedAt: game.startedAt, hintsUsed: game.hintsUsed, endedAt: game.endedAt || 0,
@@ -242,11 +246,13 @@ async function resumeGame(kept) {
     over: Boolean(kept.over), scores: kept.scores || [], winners: kept.winners || [],
     startedAt: kept.startedAt || Date.now(), hintsUsed: kept.hintsUsed || 0, endedAt: kept.endedAt || 0,
     moves: Number.isInteger(kept.moves) ? kept.moves : null, takebacks: kept.takebacks || [],
-    finalLines: kept.finalLines || [],
+    finalLines: kept.finalLines || [], match: kept.match || null,
   });
-  const items = (kept.log || []).map((text) => {
+  const items = (kept.log || []).map((text, line) => {
     const item = document.createElement("li");
     item.textContent = text;
+    const effects = (kept.logEffects || [])[line] || [];
+    if (effects.length) Board.showEffects(item, effects);
     return item;
   });
   $("log").append(...items);
@@ -330,8 +336,17 @@ function showError(error) {
   box.hidden = !error;
 }
 
-// (Not "status": the board's SVG, inside the page, has a <g id="status">.)
-function setStatus(text) { $("game-status").textContent = text; }
+// (Not "status": the board's SVG, inside the page, has a <g id="status">.) While the
+// connection is lost the status line says so; the game's own status comes back with it.
+let statusText = "";
+function setStatus(text) {
+  statusText = text;
+  showStatus();
+}
+
+function showStatus() {
+  $("game-status").textContent = connection.lost ? "Connection lost: waiting for the server" : statusText;
+}
 
 function log(seat, text) {
   const item = document.createElement("li");
@@ -341,6 +356,11 @@ function log(seat, text) {
   // below the board).
   $("log").scrollTop = $("log").scrollHeight;
   return item;
+}
+
+// A line of the log says another text; the effects under it stay.
+function setLogText(item, text) {
+  item.firstChild.textContent = text;
 }
 
 // The Council's secret moves (TC15): a pick is hidden until the round's picks are revealed
@@ -380,7 +400,7 @@ function logMove(seat, action, secret, before) {
   if (secrecyPeriod(game.state) === secrecyPeriod(before)) return;
   for (const pending of game.secrets) {
     const told = toldMove(pending, game.state);
-    if (told) pending.item.textContent = `${seatLabel(pending.seat)}: ${told}`;
+    if (told) setLogText(pending.item, `${seatLabel(pending.seat)}: ${told}`);
   }
   game.secrets = [];
 }
@@ -424,15 +444,16 @@ function viewingSeat() {
   return game.state.viewer || 0;
 }
 
-// Council of Four: RenderPosition's SVG of the view. The Council: the page's own HTML of it.
+// Council of Four: RenderPosition's SVG of the view. The Council and Kuhn poker: the page's
+// own HTML of it (a table; no zoom).
 async function draw() {
-  const svgBoard = game.name !== "the-council";
-  $("board-panel").classList.toggle("svg-board", svgBoard);
-  $("zoom-tools").hidden = !svgBoard;
-  if (!svgBoard) {
+  const drawHtml = { "the-council": drawTheCouncil, "kuhn-poker": drawKuhnPoker }[game.name];
+  $("board-panel").classList.toggle("svg-board", !drawHtml);
+  $("zoom-tools").hidden = Boolean(drawHtml);
+  if (drawHtml) {
     $("player-panels").replaceChildren();
     Board.holdFocus();
-    await drawTheCouncil();
+    await drawHtml();
     return Board.drawn();
   }
   const { svg } = await call("RenderPosition", { sealed: sealed(viewingSeat()) });
@@ -623,6 +644,12 @@ const THE_COUNCIL_DECISIONS = {
   reveal: "Choose in secret the drafted cards to reveal when every seat has bid",
 };
 
+// Kuhn poker's decisions, said the same way.
+const KUHN_POKER_DECISIONS = {
+  bet: "Pass, or bet 1 chip",
+  call: "Facing a bet: fold, or call it with 1 chip",
+};
+
 // The status line's words for a decision: a few words, never its internal name.
 const DECISION_WORDS = {
   turn: "your turn", pay_permit: "pay for the permit tile", pay_king: "pay the king's council",
@@ -630,6 +657,7 @@ const DECISION_WORDS = {
   second_of_two_city_tokens: "choose the second city token bonus", free_permit: "take a free permit tile",
   permit_bonus: "choose a permit tile's bonus again",
   draft: "pick a card", bid: "bid", reveal: "choose the cards to reveal",
+  bet: "pass or bet", call: "fold or call", // (Kuhn poker's)
 };
 
 function decisionWords(decision) {
@@ -655,7 +683,7 @@ function inWords(text) {
 
 function showDecision(decision) {
   const heading = $("decision");
-  const said = game.name === "the-council" ? THE_COUNCIL_DECISIONS : DECISIONS;
+  const said = { "the-council": THE_COUNCIL_DECISIONS, "kuhn-poker": KUHN_POKER_DECISIONS }[game.name] || DECISIONS;
   heading.textContent = decision ? said[decision] || `Decide: ${decisionWords(decision)}` : "";
   heading.hidden = !decision;
 }
@@ -692,6 +720,7 @@ async function moved(seat, answer, action, secret, generation) {
   keepGame();
   await draw();
   Board.moved(seat, action, answer.effects); // shown on the board a moment, a bot's move said
+  keepGame(); // (again: with the effect lines Board.moved put under the move's line)
   await step(generation);
 }
 
@@ -704,6 +733,10 @@ async function step(generation) {
   const seat = toMove(game.state);
   if (game.seats[seat].kind === "bot") {
     setStatus(`${seatLabel(seat)} is thinking…`);
+    // The human's move is done: Undo may take it back while the bot thinks (undo() bumps the
+    // generation, so the bot's move, once it comes, is dropped).
+    game.busy = false;
+    $("undo-button").disabled = !canUndo();
     await new Promise((resolve) => setTimeout(resolve, botDelayMs()));
     if (generation !== game.generation) return;
     // The bot's ticket: the server searches from the bot's view, plays the move it chooses
@@ -797,7 +830,8 @@ const BALCONIES = [...REGIONS, "king"];
 
 async function humanMove(seat, actionId, generation) {
   if (game.busy) return;
-  game.busy = true;
+  const move = { seat, actionId }; // (busy while this move is applied: step() frees it for the bots)
+  game.busy = move;
   const secrets = game.secrets.map((secret) => ({ ...secret }));
   game.history.push({ moves: game.moves, seat, logLines: $("log").children.length, secrets });
   Board.holdFocus(); // (the button pressed goes: the focus waits on the board or the list)
@@ -805,9 +839,9 @@ async function humanMove(seat, actionId, generation) {
   try {
     await apply(seat, actionId, generation);
   } catch (error) {
-    showError(error);
+    if (generation === game.generation) showError(error);
   } finally {
-    game.busy = false;
+    if (game.busy === move) game.busy = false;
   }
 }
 
@@ -842,7 +876,7 @@ async function undo() {
     if (generation !== game.generation) return;
     game.history.pop();
     // The bots' secret moves before it are secret again.
-    for (const secret of secrets) secret.item.textContent = `${seatLabel(secret.seat)}: ${secret.hidden}`;
+    for (const secret of secrets) setLogText(secret.item, `${seatLabel(secret.seat)}: ${secret.hidden}`);
     game.secrets = secrets;
     Object.assign(game, {
       blob: answer.sealedState, state: answer.state, moves, takebacks: answer.takebacks || [],
@@ -1356,6 +1390,94 @@ function spentSection(council) {
   return section;
 }
 
+// -- Kuhn poker's table: a match of hands ----------------------------------------------------
+
+// Each hand is a sealed game of its own; the match is the page's: the hands finished before
+// this one and each seat's chips over them (kept with the game, so across reloads). "Next
+// hand" adds the hand just ended and deals the next; New game starts a new match.
+const newMatch = () => ({ hands: 0, chips: [] });
+
+// Each seat's chips over the match so far, this hand's included once it is over.
+function matchChips() {
+  const match = game.match || newMatch();
+  return game.seats.map((_, p) => (match.chips[p] || 0) + (game.over ? game.scores[p] || 0 : 0));
+}
+
+const signedChips = (n) => `${n > 0 ? "+" : n < 0 ? "−" : ""}${plural(Math.abs(n), "chip")}`;
+
+// The betting in the rules' words: a pass facing a bet is a fold, a bet facing one a call.
+// Seat 0 acts first, then they alternate.
+function kuhnBetting(history) {
+  let facingBet = false;
+  return history.map((act, i) => {
+    const word = act === "bet" ? (facingBet ? "call" : "bet") : facingBet ? "fold" : "pass";
+    if (act === "bet") facingBet = !facingBet;
+    return { seat: i % 2, act, word };
+  });
+}
+
+// The viewer's card face up, the other's face down until the showdown shows it; the pot and
+// what each seat put in it (its ante and bets); the betting; whose turn; the match's chips.
+function drawKuhnPoker() {
+  const kuhn = partOf(game.state) || {};
+  const cards = kuhn.cards || [];
+  const betting = kuhnBetting(kuhn.history || []);
+  const putIn = game.seats.map((_, p) => 1 + betting.filter((b) => b.seat === p && b.act === "bet").length);
+  const pot = putIn.reduce((sum, n) => sum + n, 0);
+  const match = game.match || newMatch();
+  const totals = matchChips();
+  const board = newElement("div", "kp-table");
+  board.append(newElement("p", "kp-phase", kuhnPhase(kuhn, betting, pot, match.hands + 1)));
+  const seats = newElement("div", "kp-seats");
+  game.seats.forEach((_, p) => {
+    const seat = newElement("section", "kp-seat");
+    seat.dataset.seat = String(p);
+    if (!game.over && p === (kuhn.current || 0)) seat.classList.add("to-move");
+    seat.setAttribute("aria-label", seatLabel(p));
+    seat.append(newElement("h3", "", seatLabel(p)));
+    const card = cards[p];
+    const face = newElement("div", `kp-card ${card ? "face-up" : "face-down"}`, card || "?");
+    face.setAttribute("role", "img");
+    face.setAttribute("aria-label", card ? `card ${card}` : "card face down");
+    seat.append(face);
+    seat.append(newElement("p", "kp-in-pot", `in the pot: ${plural(putIn[p], "chip")}`));
+    seat.append(newElement("p", "kp-match", `match: ${signedChips(totals[p])}`));
+    seats.append(seat);
+  });
+  const potBox = newElement("div", "kp-pot", `Pot: ${plural(pot, "chip")}`);
+  seats.insertBefore(potBox, seats.children[1] || null);
+  board.append(seats);
+  board.append(newElement("h3", "", "Betting"));
+  const list = newElement("ol", "kp-betting");
+  for (const { seat, word } of betting) list.append(newElement("li", "", `${seatLabel(seat)}: ${word}`));
+  if (!betting.length) list.append(newElement("li", "kp-none", "no bet yet: each seat has put in its ante of 1 chip"));
+  board.append(list);
+  const hands = match.hands + (game.over ? 1 : 0);
+  board.append(newElement("p", "kp-note", `Match: ${plural(hands, "hand")} played. Each hand: an ante of 1 chip each; ` +
+    "a bet or a call is 1 chip more; at the showdown the higher card (K > Q > J) takes the pot."));
+  $("board").replaceChildren(board);
+}
+
+function kuhnPhase(kuhn, betting, pot, hand) {
+  if (!game.over) return `Hand ${hand}: ${seatLabel(kuhn.current || 0)} to act`;
+  const last = betting[betting.length - 1];
+  const winner = game.scores.findIndex((score) => score > 0);
+  if (last && last.word === "fold") {
+    return `Hand ${hand}: ${seatLabel(last.seat)} folds; ${seatLabel(winner)} takes the pot of ${plural(pot, "chip")}`;
+  }
+  const cards = kuhn.cards || [];
+  return `Hand ${hand}, showdown: ${seatLabel(winner)}'s ${cards[winner]} beats ` +
+    `${cards[1 - winner]}; it takes the pot of ${plural(pot, "chip")}`;
+}
+
+// "Next hand": the hand just ended counted in the match, and a new sealed game dealt.
+function nextHand() {
+  if (!game.over || game.name !== "kuhn-poker") return;
+  const chips = matchChips();
+  game.match = { hands: (game.match || newMatch()).hands + 1, chips };
+  newGame({ keepMatch: true });
+}
+
 function showScores() {
   setStatus("Game over");
   $("undo-button").disabled = !canUndo();
@@ -1365,7 +1487,7 @@ function showScores() {
   for (const { score, seat } of order) {
     const item = document.createElement("li");
     const won = game.winners.includes(seat) ? " — winner" : "";
-    const points = game.name === "council-of-four" ? `${score} VP` : plural(score, "point");
+    const points = { "council-of-four": `${score} VP`, "kuhn-poker": signedChips(score) }[game.name] || plural(score, "point");
     item.textContent = `${seatLabel(seat)}: ${points}${won}`;
     list.append(item);
   }
@@ -1388,6 +1510,7 @@ function showScores() {
   const took = seconds < 120 ? plural(seconds, "second") : plural(Math.round(seconds / 60), "minute");
   $("game-stats").textContent = `${plural($("log").children.length, "move")} in ${took}; ` +
     `${plural(game.hintsUsed || 0, "hint")} used.`;
+  $("next-hand-button").hidden = game.name !== "kuhn-poker";
   $("scores").hidden = false;
 }
 
@@ -1445,8 +1568,10 @@ function scoreParts(seat) {
   return "";
 }
 
-async function newGame() {
+// A new game; `keepMatch`: Kuhn poker's next hand of the match (else a new match).
+async function newGame({ keepMatch = false } = {}) {
   const generation = ++game.generation;
+  if (!keepMatch) game.match = null;
   showError(null);
   clearActions();
   $("log").replaceChildren();
@@ -1606,6 +1731,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   });
   $("hint-button").addEventListener("click", hint);
   $("undo-button").addEventListener("click", undo);
+  $("next-hand-button").addEventListener("click", nextHand);
   $("bot-speed").value = settings.botSpeed in BOT_SPEEDS ? settings.botSpeed : "normal";
   $("bot-speed").addEventListener("change", () => {
     settings.botSpeed = $("bot-speed").value;

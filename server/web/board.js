@@ -466,18 +466,24 @@ const Board = (() => {
     box.querySelector("button").focus();
   }
 
-  // The chooser below the piece (above it when the board ends first), inside the panel.
+  // The chooser below the piece, else above it, else as low as the window lets it, always
+  // inside the window (style.css caps its height at the window's: a long list of payments
+  // scrolls inside it). Placed in the panel's coordinates, so it scrolls with the page.
   function show(box, element) {
     shown.opener = keyOf(element);
     box.hidden = false;
+    const MARGIN = 6;
     const panel = $("board-panel").getBoundingClientRect();
     const at = element.getBoundingClientRect();
     const width = Math.min(box.offsetWidth, panel.width);
     const left = Math.max(0, Math.min(at.left - panel.left, panel.width - width));
     box.style.left = `${left}px`;
-    const below = at.bottom - panel.top + 6;
-    const above = at.top - panel.top - box.offsetHeight - 6;
-    box.style.top = `${below + box.offsetHeight > panel.height && above >= 0 ? above : below}px`;
+    const height = box.offsetHeight;
+    const windowBottom = window.innerHeight - MARGIN;
+    let top = at.bottom + MARGIN; // (in the window's coordinates)
+    if (top + height > windowBottom) top = at.top - MARGIN - height;
+    if (top < MARGIN) top = Math.max(MARGIN, windowBottom - height);
+    box.style.top = `${top - panel.top}px`;
   }
 
   function closeChooser(refocus) {
@@ -538,6 +544,12 @@ const Board = (() => {
     };
   }
 
+  // The focus on `element`, made focusable (not a Tab stop) where it is not.
+  function moveFocus(element) {
+    if (element.tabIndex < 0 && !element.hasAttribute("tabindex")) element.tabIndex = -1;
+    element.focus();
+  }
+
   // Whether the board holds the focus (app.js's showActions then leaves it there).
   const hasFocus = () => $("board-panel").contains(document.activeElement);
 
@@ -554,7 +566,7 @@ const Board = (() => {
       (line.seat === undefined ? line.text : `${seatLabel(line.seat)}: ${line.text}`));
     const item = $("log").lastElementChild;
     if (lines.length && item) {
-      item.append(effectsList(lines));
+      showEffects(item, lines);
       $("log").scrollTop = $("log").scrollHeight; // (its last lines in sight, as app.js's log)
     }
     if (bot || lines.length) announce([`${seatLabel(seat)}: ${action.text}`, ...lines].join(". "));
@@ -571,6 +583,13 @@ const Board = (() => {
   // The effects under a move's line of the log, in a shadow tree: shown and read like the
   // rest of the page, but out of the line's textContent, which is the move's text alone
   // (what app.js keeps of the log, and what the page's tests read).
+  // A move's effect lines under its line of the log; kept on the line (`effectLines`) for
+  // app.js, which keeps them with the game and draws them again on a reload.
+  function showEffects(item, lines) {
+    item.effectLines = lines;
+    item.append(effectsList(lines));
+  }
+
   function effectsList(lines) {
     const holder = newElement("span", "effects");
     const shadow = holder.attachShadow({ mode: "open" });
@@ -736,17 +755,20 @@ const Board = (() => {
     said.id = "announcer";
     said.setAttribute("aria-live", "polite");
     panel.append(keys, words, said);
-    // The first Tab stop of the page: straight to the board's targets (or its first piece),
-    // past the header's form and, on a phone, the list of actions above the board.
-    const skip = newElement("a", "skip-link", "Skip to the board");
-    skip.href = "#board-panel";
-    skip.addEventListener("click", (event) => {
-      const stop = piece(shown.stop) || $("board");
-      if (!stop) return;
+    // The page's first Tab stops (index.html's skip links), past the header's form: to the
+    // actions (the first one, else their section while a bot thinks), and to the board (its
+    // tab stop: a target, else its first piece; The Council's first table button; else the
+    // board itself). A link's own jump would only scroll: the focus is moved here.
+    $("skip-to-actions").addEventListener("click", (event) => {
       event.preventDefault();
-      focusPiece(keyOf(stop)) || stop.focus();
+      const first = $("play").querySelector("#reveal-picker:not([hidden]) button, #actions button");
+      moveFocus(first || $("play"));
     });
-    document.body.prepend(skip);
+    $("skip-to-board").addEventListener("click", (event) => {
+      event.preventDefault();
+      if (shown.stop && focusPiece(shown.stop)) return;
+      moveFocus($("board").querySelector("[data-piece], button") || $("board"));
+    });
     chooser();
     panel.addEventListener("click", onClick);
     panel.addEventListener("keydown", onKey);
@@ -755,5 +777,5 @@ const Board = (() => {
     document.addEventListener("pointerdown", pressOutside);
   });
 
-  return { drawn, turn, clear, moved, holdFocus, hasFocus, keepFocusWhile, hintShown, announce };
+  return { drawn, turn, clear, moved, holdFocus, hasFocus, keepFocusWhile, hintShown, announce, showEffects };
 })();

@@ -4,7 +4,8 @@
 // Council of Four (2 seats, the beginner bot) and The Council (3 seats, beginner bots), each:
 // the opening, a hint shown, a chooser open on the board (Council of Four), the middle of the
 // game, the game over; each screen checked at 390x844, 1280x720 and 1440x900. Prints one JSON
-// line: the serious and critical violations found (none expected), and what the hint did.
+// line: the serious and critical violations found (none expected), the heading-order ones
+// (moderate to axe; none expected either), and what the hint did.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { endOfGame, nextTurn, withPage } from "./launch.mjs";
@@ -31,6 +32,7 @@ async function check(page, seen, screen) {
     seen.checked.push(`${screen} ${width}x${height}`);
     for (const v of found) {
       if (v.impact === "serious" || v.impact === "critical") seen.serious.push({ screen, size: `${width}x${height}`, ...v });
+      else if (v.id === "heading-order") seen.headingOrder.push({ screen, size: `${width}x${height}`, ...v });
       else seen.minor.push(`${screen} ${width}x${height}: ${v.id} (${v.impact})`);
     }
     if (width === 390 || width === 1440) {
@@ -71,6 +73,7 @@ async function playOn(page, until) {
 await withPage(base, async (page, seen) => {
   seen.checked = [];
   seen.serious = [];
+  seen.headingOrder = [];
   seen.minor = [];
   await page.setViewportSize({ width: 1280, height: 720 });
   // Every message the live region is given, as it is given (it keeps only the last few).

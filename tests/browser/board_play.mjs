@@ -6,7 +6,12 @@
 // the arrow keys in the chooser, Enter; where the focus is after each move is recorded.
 // Both: a 2-seat game against the beginner bot (?bot_delay_ms=0&seed=7), each turn the target
 // of a build first, then an acquire, then an election, then the seat's own header (the end of
-// the turn first); at a payment the balcony paid, its cheapest payment. Prints one JSON line.
+// the turn first); at a payment the balcony paid, its cheapest payment, and whether its
+// chooser fits the window (mouse: at 1280x720, after the king's balcony's chooser at the
+// window's bottom edge at 1280x720, 1440x900 and 390x844; keys: the king's balcony's by the
+// keyboard, then the payments, on the phone).
+// The board's header texts on the way, and (keys) the skip links reached by Tab from the top.
+// Prints one JSON line.
 import { join } from "node:path";
 import { duplicateIds, endOfGame, withPage } from "./launch.mjs";
 
@@ -50,12 +55,40 @@ async function choiceIndex(page) {
   return end >= 0 ? end : 0;
 }
 
+// The chooser's box against the window's: inside it, and scrolling inside itself when longer.
+const chooserFit = (page) => page.locator("#board-chooser").evaluate((box) => {
+  const at = box.getBoundingClientRect();
+  return {
+    size: `${innerWidth}x${innerHeight}`, buttons: box.querySelectorAll("button").length,
+    inside: at.top >= 0 && at.left >= 0 && at.bottom <= innerHeight && at.right <= innerWidth,
+    scrollsInside: box.scrollHeight <= box.clientHeight || getComputedStyle(box).overflowY === "auto",
+  };
+});
+
+// The focus after Tab presses from the top of the page, then Enter.
+async function skipLink(page, tabs) {
+  await page.evaluate(() => { // (the focus, and so where Tab starts from, at the page's top)
+    document.body.tabIndex = -1;
+    document.body.focus();
+    document.body.removeAttribute("tabindex");
+  });
+  for (let n = 0; n < tabs; n++) await page.keyboard.press("Tab");
+  const link = await page.evaluate(() => document.activeElement.textContent);
+  await page.keyboard.press("Enter");
+  const focus = await page.evaluate(() => ({
+    piece: document.activeElement.getAttribute("data-piece"),
+    action: document.activeElement.closest("#actions") ? document.activeElement.dataset.actionId : null,
+  }));
+  return { link, ...focus };
+}
+
 await withPage(base, async (page, seen) => {
-  if (mode === "keys") await page.setViewportSize(PHONE);
+  await page.setViewportSize(mode === "keys" ? PHONE : { width: 1280, height: 720 });
   const applied = [];
   page.on("request", (r) => r.url().endsWith("/ApplyAction") && applied.push(Date.now()));
   await page.goto(`${base}/?bot_delay_ms=0&seed=7`);
   seen.mode = mode;
+  seen.paymentFits = [];
   if ((await boardTurn(page)) !== "move") throw new Error("no first turn");
   seen.firstTargets = await targets(page);
   seen.duplicateIds = await duplicateIds(page);
@@ -81,6 +114,22 @@ await withPage(base, async (page, seen) => {
     await page.screenshot({ path: join(shots, "board-play-chooser.png") });
     await page.keyboard.press("Escape");
     seen.escapeFocus = await page.evaluate(() => document.activeElement.getAttribute("data-piece"));
+    // The king's balcony (10 moves) low in the window, at each size: its chooser inside the
+    // window all the same. (On the desktops at the window's bottom edge; on the phone at the
+    // top of the board's viewport, the page at its top: the board starts low in the window
+    // there, below the actions, and the panel goes on below the window's edge.)
+    for (const [width, height] of [[1280, 720], [1440, 900], [390, 844]]) {
+      await page.setViewportSize({ width, height });
+      await pieceToClick(page, "balcony-king").evaluate((piece, phone) => {
+        piece.scrollIntoView({ block: phone ? "start" : "end" });
+        if (phone) window.scrollTo(0, 0);
+      }, width < 900);
+      await pieceToClick(page, "balcony-king").click();
+      await page.locator(CHOICE).first().waitFor();
+      seen.paymentFits.push({ ...(await chooserFit(page)), piece: "balcony-king" });
+      await page.keyboard.press("Escape");
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
     seen.appliedAfterLooking = applied.length;
     seen.logAfterLooking = await page.locator("#log li").count();
   } else {
@@ -91,20 +140,31 @@ await withPage(base, async (page, seen) => {
       await page.keyboard.press("Shift+Tab");
     }
     seen.shiftTabsToBoard = tabs;
-    // The page's first Tab stop (in the document's order) skips to the board.
-    seen.firstTabStop = await page.evaluate(() =>
-      document.querySelector("a[href], button:not([disabled]), select, input:not([hidden]), [tabindex='0']").textContent);
-    await page.locator(".skip-link").focus();
+    // The page's first Tab stops: the skip links, to the actions and to the board.
+    seen.skipToActions = await skipLink(page, 1);
+    seen.skipToBoard = await skipLink(page, 2);
+    seen.firstFocus = seen.skipToBoard.piece;
+    // The arrow keys to the king's balcony (10 moves), at the window's bottom edge: Enter
+    // opens its chooser, inside the window all the same; Escape closes it.
+    for (let n = 0; n < 60; n++) {
+      if ((await page.evaluate(() => document.activeElement.getAttribute("data-piece"))) === "balcony-king") break;
+      await page.keyboard.press("ArrowRight");
+    }
+    await pieceToClick(page, "balcony-king").evaluate((piece) => piece.scrollIntoView({ block: "end" }));
     await page.keyboard.press("Enter");
-    seen.firstFocus = await page.evaluate(() => document.activeElement.getAttribute("data-piece"));
+    await page.locator(CHOICE).first().waitFor();
+    seen.paymentFits.push({ ...(await chooserFit(page)), piece: "balcony-king" });
+    await page.keyboard.press("Escape");
   }
 
   let moves = 0;
   const payments = [];
   seen.focusAfterMove = {};
+  const headers = new Set();
   for (;;) {
     const state = await boardTurn(page);
     if (state !== "move") break;
+    headers.add(await page.locator("#board svg #status text").textContent());
     if (++moves > MAX_MOVES) throw new Error(`no end after ${moves} moves`);
     const found = await targets(page);
     const logged = await page.locator("#log > li").count();
@@ -132,6 +192,7 @@ await withPage(base, async (page, seen) => {
       const index = await choiceIndex(page);
       if (target.key.startsWith("balcony-") && (await page.locator(CHOICE).first().textContent()).startsWith("pay")) {
         payments.push(await page.locator("#board-chooser [role=group]").first().getAttribute("aria-label"));
+        seen.paymentFits.push(await chooserFit(page));
       }
       if (mode === "mouse") {
         await page.locator(CHOICE).nth(index).click();
@@ -143,6 +204,7 @@ await withPage(base, async (page, seen) => {
     if (moves === 12) await page.screenshot({ path: join(shots, `board-play-${mode}-mid.png`) });
   }
   seen.moves = moves;
+  seen.headers = [...headers];
   seen.payments = payments.slice(0, 5);
   seen.applied = applied.length;
   await endOfGame(page, seen);

@@ -5,9 +5,13 @@
 // window's (no sideways scrolling), the smallest text on screen at the default zoom (the
 // HTML's, and the SVGs' as drawn: font size times the SVG's scale), where the first action
 // button is, whether the seats' panels are whole, and (Council of Four) where the actions
-// are after a hint. Writes layout-GAME-WxH.png into SCREENSHOT_DIR and prints one JSON line.
+// are after a hint. Kuhn poker's table at each size too (no zoom tools, text >= 11 px), and
+// at 1440x900 a match of two hands: the cards (each blob kept, for the test to open), the pot,
+// the betting, "Next hand" and the match's chips, kept across a reload.
+// Writes layout-GAME-WxH.png (and kuhn-poker-showdown-WxH.png at 390x844 and 1440x900) into
+// SCREENSHOT_DIR and prints one JSON line.
 import { join } from "node:path";
-import { nextTurn, withPage } from "./launch.mjs";
+import { newGame, nextTurn, withPage } from "./launch.mjs";
 
 const [base, shots] = process.argv.slice(2);
 const BUTTONS = "#actions button[data-action-id]";
@@ -99,6 +103,58 @@ await withPage(base, async (page, seen) => {
       await page.waitForFunction(() => !document.querySelector("#actions button[data-action-id]") || game.busy === false);
     }
     const council = await layout(page, size, "the-council");
-    seen.layouts[`${size[0]}x${size[1]}`] = { "council-of-four": four, "the-council": council };
+
+    await page.selectOption("#game-choice", "kuhn-poker");
+    await newGame(page);
+    await page.locator("#board .kp-table").waitFor();
+    await page.locator(BUTTONS).first().waitFor();
+    const kuhn = await layout(page, size, "kuhn-poker");
+    kuhn.zoomToolsShown = await page.locator("#zoom-tools").isVisible();
+    seen.layouts[`${size[0]}x${size[1]}`] = { "council-of-four": four, "the-council": council, "kuhn-poker": kuhn };
   }
+  seen.kuhnMatch = await kuhnMatch(page);
 });
+
+// Kuhn poker's table as drawn: the phase, each seat's card, what it put in, its match chips,
+// the pot, the betting; the blob (the full state for the test, which holds the seal key).
+function kuhnTable(page) {
+  return page.evaluate(() => ({
+    phase: document.querySelector(".kp-phase").textContent,
+    status: document.getElementById("game-status").textContent,
+    decision: document.getElementById("decision").textContent,
+    cards: [...document.querySelectorAll(".kp-seat .kp-card")].map((c) => c.textContent),
+    faceDown: [...document.querySelectorAll(".kp-seat .kp-card")].map((c) => c.classList.contains("face-down")),
+    inPot: [...document.querySelectorAll(".kp-seat .kp-in-pot")].map((p) => p.textContent),
+    match: [...document.querySelectorAll(".kp-seat .kp-match")].map((p) => p.textContent),
+    toMove: [...document.querySelectorAll(".kp-seat.to-move h3")].map((h) => h.textContent),
+    pot: document.querySelector(".kp-pot").textContent,
+    betting: [...document.querySelectorAll(".kp-betting li")].map((li) => li.textContent),
+    over: game.over, scores: game.scores, blob: game.blob,
+    nextHand: document.getElementById("next-hand-button").checkVisibility(),
+  }));
+}
+
+// One hand: seat 0 bets, then the first listed action; the table at the start and the end.
+async function kuhnHand(page, hand) {
+  hand.start = await kuhnTable(page);
+  await page.locator(BUTTONS, { hasText: /^bet/ }).first().click();
+  while ((await nextTurn(page)) === "move") await page.locator(BUTTONS).first().click();
+  hand.end = await kuhnTable(page);
+  return hand;
+}
+
+async function kuhnMatch(page) {
+  const match = { first: await kuhnHand(page, {}) };
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(shots, "kuhn-poker-showdown-390x844.png"), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: join(shots, "kuhn-poker-showdown-1440x900.png") });
+  await page.locator("#next-hand-button").click();
+  await page.waitForFunction(() => !game.over && document.querySelector("#actions button[data-action-id]"));
+  match.afterNextHand = await kuhnTable(page);
+  await page.reload();
+  await page.locator(BUTTONS).first().waitFor();
+  match.afterReload = await kuhnTable(page);
+  match.second = await kuhnHand(page, {});
+  return match;
+}

@@ -27,6 +27,11 @@ async function ask(what) {
 function position(page) {
   return page.evaluate(() => ({
     log: [...document.querySelectorAll("#log li")].map((li) => li.textContent),
+    // Each move's effect lines under it (board.js: in a shadow tree).
+    effects: [...document.querySelectorAll("#log li")].map((li) => {
+      const holder = li.querySelector(".effects");
+      return holder ? [...holder.shadowRoot.querySelectorAll("span")].map((line) => line.textContent) : [];
+    }),
     blob: game.blob,
     // (The board's texts: its drawing also carries board.js's marks, the last move's a moment.)
     board: [...document.querySelectorAll("#board svg text, #board .tc-board")].map((t) => t.textContent).join("|"),
@@ -55,6 +60,7 @@ await withPage(base, async (page, seen) => {
   await play(page, 3);
   const before = await position(page);
   seen.logBeforeReload = before.log.length;
+  seen.effectLinesBeforeReload = before.effects.flat().length;
 
   // A reload resumes the game where it was.
   await page.reload();
@@ -90,14 +96,37 @@ await withPage(base, async (page, seen) => {
   await page.locator(BUTTONS).first().click();
   await page.locator("#connection").waitFor({ state: "visible" });
   seen.connectionLost = await page.locator("#connection").textContent();
+  seen.statusWhileLost = await page.locator("#game-status").textContent();
   await page.waitForFunction(() => /retrying in 2 s/.test(document.querySelector("#connection").textContent), null, { timeout: 10_000 });
   seen.backoff = await page.locator("#connection").textContent();
   await ask("start");
   await page.locator("#connection").waitFor({ state: "hidden", timeout: 40_000 });
   await nextTurn(page);
+  seen.statusAfterRestart = await page.locator("#game-status").textContent();
   seen.logAfterRestart = (await position(page)).log.length - logLines;
   seen.errorAfterRestart = (await page.locator("#error").isVisible()) ? await page.locator("#error").textContent() : null;
   await play(page, 1);
+
+  // Undo while the bot thinks (the Bot speed "slow"): the move taken back, the bot's dropped.
+  await page.selectOption("#bot-speed", "slow");
+  let beforeUndo;
+  for (let moves = 0; moves < 10; moves++) { // (the first listed actions, up to the bot's turn)
+    beforeUndo = await position(page);
+    await page.locator(BUTTONS).first().click();
+    const next = await page.waitForFunction(() => {
+      if (/ is thinking…$/.test(document.querySelector("#game-status").textContent)) return "bot";
+      return document.querySelector("#actions button[data-action-id]") && !game.busy ? "human" : null;
+    });
+    if ((await next.jsonValue()) === "bot") break;
+  }
+  seen.undoWhileThinking = await page.locator("#undo-button").isEnabled();
+  await page.locator("#undo-button").click();
+  await page.locator(BUTTONS).first().waitFor();
+  await page.waitForTimeout(1700); // (past the slow bot's pause: its move, were it made, logged)
+  const afterUndo = await position(page);
+  seen.undoneWhileThinking = afterUndo.log.join("|") === beforeUndo.log.join("|")
+    && afterUndo.actions.join() === beforeUndo.actions.join() && afterUndo.status === beforeUndo.status;
+  await page.selectOption("#bot-speed", "instant");
 
   // Save game: a file; two more moves; Open game takes the saved one back.
   const download = page.waitForEvent("download");

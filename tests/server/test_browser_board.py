@@ -16,12 +16,23 @@ from test_browser import _play, chromium, node, page_address  # noqa: F401 (fixt
 from council.engine.actions import Action
 
 
-def _finished(seen: dict) -> None:
+def _finished(seen: dict, sizes: set[str]) -> None:
     assert seen["consoleErrors"] == [] and seen["pageErrors"] == []
     assert seen["failedRequests"] == [] and seen["allSameOrigin"]
     assert seen["duplicateIds"] == [] and seen["error"] is None
     assert seen["status"] == "Game over" and len(seen["scores"]) == 2
     assert seen["applied"] == seen["moves"] > 20  # every move a click (or key) on the board
+    # The board's header in a player's words: no rule's internal name ("pay_permit").
+    assert len(seen["headers"]) > 5
+    for header in seen["headers"]:
+        assert "_" not in header and "turn:" not in header, header
+    paying = [header for header in seen["headers"] if " council for permit tile " in header]
+    assert paying and all(": pay the " in header for header in paying), paying
+    # Every payment's chooser inside the window (a long one scrolls inside itself); the
+    # king's balcony's (10 moves) too, opened at the window's bottom edge.
+    fits = seen["paymentFits"]
+    assert {fit["size"] for fit in fits} == sizes, fits
+    assert all(fit["inside"] and fit["scrollsInside"] for fit in fits), fits
 
 
 def _opening_targets(seen: dict) -> dict[str, str]:
@@ -41,7 +52,7 @@ def _opening_targets(seen: dict) -> dict[str, str]:
 
 def test_a_whole_game_by_clicks_on_the_board(node, chromium, page_address, tmp_path):  # noqa: F811
     seen = _play(node, chromium, "board_play.mjs", page_address, tmp_path, "mouse")
-    _finished(seen)
+    _finished(seen, {"1280x720", "1440x900", "390x844"})
     _opening_targets(seen)
     # An inspecting click (a city with no move) says what it is and plays nothing.
     assert seen["inspected"].startswith("city-") and seen["inspectButtons"] == 0
@@ -64,10 +75,14 @@ def test_a_whole_game_by_clicks_on_the_board(node, chromium, page_address, tmp_p
 
 def test_a_whole_game_by_the_keyboard_on_the_board(node, chromium, page_address, tmp_path):  # noqa: F811
     seen = _play(node, chromium, "board_play.mjs", page_address, tmp_path, "keys")
-    _finished(seen)
+    _finished(seen, {"390x844"})
     _opening_targets(seen)
-    # Into the board: Shift+Tab from the first action, or the page's first Tab stop.
-    assert seen["shiftTabsToBoard"] <= 3 and seen["firstTabStop"] == "Skip to the board"
+    # Into the board: Shift+Tab from the first action, or the page's first Tab stops: the
+    # skip links, to the first action and to a target of the board.
+    assert seen["shiftTabsToBoard"] <= 3
+    assert seen["skipToActions"]["link"] == "Skip to your actions"
+    assert seen["skipToActions"]["action"] is not None
+    assert seen["skipToBoard"]["link"] == "Skip to the board"
     assert seen["firstFocus"] in {t["key"] for t in seen["firstTargets"]}
     # After every move (and the bots' answers) the focus is back on a target of the board.
     assert seen["focusAfterMove"] == {"target": seen["moves"]}
@@ -83,6 +98,9 @@ def test_axe_finds_no_serious_violation_on_any_screen(node, chromium, page_addre
     sizes = ("390x844", "1280x720", "1440x900")
     assert seen["checked"] == [f"{screen} {size}" for screen in screens for size in sizes]
     assert seen["serious"] == []
+    # Headings in order (axe's heading-order, a moderate finding): The Council's table had
+    # its h3s straight after the page's h1.
+    assert seen["headingOrder"] == []
     for game in ("four", "council"):
         assert seen[game]["status"] == "Game over" and seen[game]["error"] is None
         # The hint by the keyboard: the focus back on Hint, the hint region not live, its

@@ -2,10 +2,14 @@
 (tests/browser/layout.mjs and resume.mjs, run as tests/server/test_browser.py runs its
 scripts, with its fixtures).
 
-Layout: at 390x844, 1280x720 and 1440x900, Council of Four (4 seats) at its opening and The
-Council (5 seats) at seat 0's first bid: no sideways scrolling, no text on screen below
-11 px at the default zoom (the board's SVG and the seats' panels measured as drawn), the
-actions near the top on a phone and where they were after a hint, the seats' panels whole.
+Layout: at 390x844, 1280x720 and 1440x900, Council of Four (4 seats) at its opening, The
+Council (5 seats) at seat 0's first bid and Kuhn poker's table: no sideways scrolling, no text
+on screen below 11 px at the default zoom (the board's SVG and the seats' panels measured as
+drawn), the actions near the top on a phone and where they were after a hint, the seats'
+panels whole, no zoom tools for Kuhn poker. Kuhn poker played as a match of two hands: the
+seat's own card face up and the other's face down until a showdown (checked against the
+sealed blob's full state), the pot, the betting, whose turn, and the match's chips per seat
+carried by "Next hand" and kept across a reload.
 
 Never losing a game: the Bot speed setting (instant, kept), a reload mid-game resumes the
 same position and log, a second tab of the game is in charge and the first is told (a move
@@ -30,7 +34,7 @@ import time
 from pathlib import Path
 
 import test_browser
-from test_browser import BROWSER, _play, _shots
+from test_browser import BROWSER, _play, _shots, _unsealed
 
 # test_browser.py's fixtures: Node.js with Playwright-core, Chromium, the page's server.
 node = test_browser.node
@@ -38,7 +42,7 @@ chromium = test_browser.chromium
 page_address = test_browser.page_address
 
 SIZES = ("390x844", "1280x720", "1440x900")
-GAMES = ("council-of-four", "the-council")
+GAMES = ("council-of-four", "the-council", "kuhn-poker")
 
 
 def test_the_page_fits_every_screen_with_readable_text(node, chromium, page_address, tmp_path):
@@ -54,7 +58,8 @@ def test_the_page_fits_every_screen_with_readable_text(node, chromium, page_addr
             # No sideways scrolling of the page.
             assert at["pageWidth"] <= at["windowWidth"], where
             # The smallest text shown, the board's SVG and the seats' panels included.
-            assert at["texts"] > 100 and at["smallest"][0][0] >= 11, (where, at["smallest"])
+            many = 20 if game == "kuhn-poker" else 100  # (texts on screen: the measure saw them)
+            assert at["texts"] > many and at["smallest"][0][0] >= 11, (where, at["smallest"])
             assert (shots / f"layout-{game}-{size}.png").read_bytes().startswith(b"\x89PNG")
         four = seen["layouts"][size]["council-of-four"]
         # The board's SVG is in the measure, zoomed to be read; the four panels whole.
@@ -72,6 +77,67 @@ def test_the_page_fits_every_screen_with_readable_text(node, chromium, page_addr
     # had them 2,165 px down).
     phone = seen["layouts"]["390x844"]
     assert phone["council-of-four"]["actionsTop"] < 400 and phone["the-council"]["actionsTop"] < 450
+    # Kuhn poker: a table, not zoom buttons that zoom nothing.
+    assert not any(seen["layouts"][size]["kuhn-poker"]["zoomToolsShown"] for size in SIZES)
+    _kuhn_match(seen["kuhnMatch"])
+    for size in ("390x844", "1440x900"):
+        assert (shots / f"kuhn-poker-showdown-{size}.png").read_bytes().startswith(b"\x89PNG")
+
+
+def _kuhn_table(table: dict, hand: int, match_before: list[int]) -> None:
+    """One drawing of Kuhn poker's table against the full state its blob holds."""
+    full = _unsealed(table["blob"])["kuhnPoker"]
+    history = full.get("history", [])
+    folded = len(history) >= 2 and history[-1] == "pass" and "bet" in history
+    showdown = table["over"] and not folded
+    # Seat 0's card face up; seat 1's face down until a showdown shows it.
+    assert table["cards"][0] == full["cards"][0] and not table["faceDown"][0]
+    if showdown:
+        assert table["cards"][1] == full["cards"][1] and not table["faceDown"][1]
+    else:
+        assert table["cards"][1] == "?" and table["faceDown"][1]
+    # The pot: each seat's ante and its bets (a call is a bet facing one).
+    bets = [i % 2 for i, act in enumerate(history) if act == "bet"]  # (by seat: seat 0 first)
+    put_in = [1 + bets.count(p) for p in (0, 1)]
+    assert table["inPot"] == [f"in the pot: {n} chip{'s' if n > 1 else ''}" for n in put_in]
+    assert table["pot"] == f"Pot: {sum(put_in)} chips"
+    assert len(table["betting"]) == max(1, len(history))
+    assert table["phase"].startswith(f"Hand {hand}")
+    if not table["over"]:
+        seat = full.get("current", 0)
+        assert table["toMove"] == [table["toMove"][0]] and table["toMove"][0].startswith(
+            f"Seat {seat}"
+        )
+        assert table["phase"].endswith(" to act") and not table["nextHand"]
+        # The decision in words, not its name ("bet"): pass or bet, or fold or call.
+        words = "pass or bet" if table["decision"].startswith("Pass") else "fold or call"
+        assert table["status"] == f"Seat 0 (you) to move: {words}", table["status"]
+    else:
+        assert table["toMove"] == [] and table["nextHand"]
+        assert ("showdown" in table["phase"]) == showdown
+    # The match's chips: the hands before, and this one once it is over.
+    chips = [match_before[p] + (table["scores"][p] if table["over"] else 0) for p in (0, 1)]
+    sign = {1: "+", -1: "−", 0: ""}
+    words = [
+        f"match: {sign[(n > 0) - (n < 0)]}{abs(n)} chip{'' if abs(n) == 1 else 's'}" for n in chips
+    ]
+    assert table["match"] == words, (table["match"], chips)
+
+
+def _kuhn_match(match: dict) -> None:
+    first, second = match["first"], match["second"]
+    assert first["start"]["betting"] == ["no bet yet: each seat has put in its ante of 1 chip"]
+    _kuhn_table(first["start"], 1, [0, 0])
+    _kuhn_table(first["end"], 1, [0, 0])
+    assert first["end"]["betting"][0] == "Seat 0 (you): bet"
+    assert sorted(first["end"]["scores"]) in ([-2, 2], [-1, 1])
+    # "Next hand": a new sealed game, the first hand's chips carried; kept across a reload.
+    carried = first["end"]["scores"]
+    assert match["afterNextHand"]["blob"] != first["end"]["blob"]
+    _kuhn_table(match["afterNextHand"], 2, carried)
+    assert match["afterReload"] == match["afterNextHand"]
+    _kuhn_table(second["start"], 2, carried)
+    _kuhn_table(second["end"], 2, carried)
 
 
 def _free_port() -> int:
@@ -142,9 +208,12 @@ def test_the_page_never_loses_a_game(node, chromium, tmp_path):
     assert seen["defaultBotSpeed"] == "normal" and seen["defaultDelay"] == 500
     assert seen["instantDelay"] == 0 and seen["delayAfterReload"] == 0
     assert seen["botSpeedAfterReload"] == "instant"
-    # A reload: the same position, log, board, status and actions.
-    assert seen["logBeforeReload"] >= 6
-    assert seen["reloadSame"] == dict.fromkeys(("log", "blob", "board", "status", "actions"), True)
+    # A reload: the same position, log (each move's effect lines under it too), board,
+    # status and actions.
+    assert seen["logBeforeReload"] >= 6 and seen["effectLinesBeforeReload"] > 0
+    assert seen["reloadSame"] == dict.fromkeys(
+        ("log", "effects", "blob", "board", "status", "actions"), True
+    )
     # A second tab: the first is told and plays nothing; taking over keeps the second's move.
     assert "open in another tab" in seen["firstTabTold"] and seen["firstTabInert"]
     assert seen["firstTabActions"] == 0
@@ -153,6 +222,11 @@ def test_the_page_never_loses_a_game(node, chromium, tmp_path):
     # wait each time, and the move made once it was back (a human's and the bot's reply).
     assert seen["connectionLost"].startswith("Connection lost — retrying in ")
     assert seen["backoff"].startswith("Connection lost — retrying in 2 s")
+    # The status line says it too (not "your turn"), until the server is back.
+    assert seen["statusWhileLost"] == "Connection lost: waiting for the server"
+    assert seen["statusAfterRestart"].startswith("Seat 0 (you) to move")
+    # Undo while the bot thinks: the move taken back, the bot's move dropped.
+    assert seen["undoWhileThinking"] and seen["undoneWhileThinking"]
     assert seen["logAfterRestart"] >= 2 and seen["errorAfterRestart"] is None
     # Save game, then Open game: the saved position back.
     saved = json.loads((tmp_path / "saved-game.json").read_text())
