@@ -82,6 +82,9 @@ __all__ = ["LOOPBACK_ORIGINS", "CallContext", "HttpServer", "connect_code", "grp
 log = logging.getLogger("council.server")
 
 MAX_REQUEST_BYTES = 1 << 20  # as the gRPC server's grpc.max_receive_message_length
+# A request refused as too large whose body is at most this is read (and dropped) first, up
+# to MAX_REQUEST_BYTES and a last chunk (the calls' reader stops there).
+DISCARDED_BODY_BYTES = 2 * MAX_REQUEST_BYTES
 # The origins allowed by default (ServerConfig.cors_origins None): pages served from this
 # machine, on any port (a front-end's development server).
 LOOPBACK_ORIGINS = r"https?://(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?"
@@ -515,6 +518,8 @@ class _Application(CouncilServiceASGIApplication):
             return None
         refusal = self._refusal(scope, content_type)
         if refusal is not None:
+            if refusal.code is Code.RESOURCE_EXHAUSTED:  # too large: see _discard_body
+                await _discard_body(scope, receive)
             return await self._refuse(send, content_type, refusal)
         unary = not (content_type.startswith("application/connect+") or _is_grpc_web(content_type))
         encoding = dict(scope["headers"]).get(b"content-encoding", b"identity").strip().lower()
@@ -533,7 +538,8 @@ class _Application(CouncilServiceASGIApplication):
     def _refusal(self, scope, content_type: str) -> ConnectError | None:
         """What refuses a call from its headers alone, before its body is read: the bearer
         token first (so that a 401 says nothing of the rest), then a Content-Length over
-        `MAX_REQUEST_BYTES` (at once, not after the body timeout), then what connect-python
+        `MAX_REQUEST_BYTES` (after its body up to `DISCARDED_BODY_BYTES`, at once for a larger
+        one: never after the body timeout), then what connect-python
         would answer with a 500 or in the wrong shape."""
         headers = scope.get("headers", ())
         if self._tokens:
@@ -590,6 +596,22 @@ class _Application(CouncilServiceASGIApplication):
         codec = _StrictCodec(codec)
         protocol = _NamedStreamCompression(protocol)
         return await super()._handle_stream(receive, send, protocol, endpoint, codec, headers, ctx)
+
+
+async def _discard_body(scope, receive) -> None:
+    """Read and drop the body of a request refused as too large when it is of a size a
+    client may well be sending (at most `DISCARDED_BODY_BYTES`; read up to the request
+    limit): the server closes the connection once it answers, and a client still sending
+    would get a reset in place of the answer. A larger Content-Length is refused at once (no client sends 2^64 bytes);
+    the port's body timeout bounds a slow sender."""
+    length = dict(scope.get("headers", ())).get(b"content-length")
+    if length is None or not length.isdigit() or int(length) > DISCARDED_BODY_BYTES:
+        return
+    try:
+        while (await receive()).get("more_body"):
+            pass
+    except ConnectError:  # (the calls' own reader stops past MAX_REQUEST_BYTES)
+        return
 
 
 async def _send_json(send, status: int, body: bytes) -> None:
