@@ -602,8 +602,8 @@ async def _discard_body(scope, receive) -> None:
     """Read and drop the body of a request refused as too large when it is of a size a
     client may well be sending (at most `DISCARDED_BODY_BYTES`; read up to the request
     limit): the server closes the connection once it answers, and a client still sending
-    would get a reset in place of the answer. A larger Content-Length is refused at once (no client sends 2^64 bytes);
-    the port's body timeout bounds a slow sender."""
+    would get a reset in place of the answer. A larger Content-Length is refused at once
+    (no client sends 2^64 bytes); the port's body timeout bounds a slow sender."""
     length = dict(scope.get("headers", ())).get(b"content-length")
     if length is None or not length.isdigit() or int(length) > DISCARDED_BODY_BYTES:
         return
