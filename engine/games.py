@@ -41,6 +41,7 @@ __all__ = [
     "game_named",
     "game_of",
     "game_of_proto",
+    "own_part_problems",
     "register",
 ]
 
@@ -155,15 +156,7 @@ def players_only_config(
     variants, named as such."""
 
     def read(fields: dict[str, Any], path: str, complete: bool) -> tuple[Any, Problems]:
-        found = [
-            (
-                f"{path}.{f}",
-                f"a rule variant of Council of Four: {display_name}'s configuration is "
-                "game and players only",
-            )
-            for f in fields
-            if f != "players"
-        ]
+        found = [(f"{path}.{f}", _rule_variant(display_name)) for f in fields if f != "players"]
         if complete and "players" not in fields:
             found.append((f"{path}.players", "required field is missing"))
         if found:
@@ -175,6 +168,55 @@ def players_only_config(
             return None, [(f"{path}.players", problem)]
 
     return read
+
+
+# The fields of a GameState that every game's position has (the rest are games' own parts).
+_SHARED_STATE_FIELDS = ("format", "config", "rng", "viewer")
+
+
+def own_part_problems(
+    msg: pb.GameState, *, display_name: str, part: str, state_format: str, players: int
+) -> Problems:
+    """The problems of a GameState outside the game's own part, for a game whose position is
+    its part of the message (`part`, e.g. ``kuhn_poker``) and whose configuration is its
+    seat count (`players`, fixed): the format, another game's part or Council of Four's
+    fields, a rule variant, the seat count, the part missing, and the viewer with the rng (a
+    view has no rng, a full state has one)."""
+    found: Problems = []
+    bad = found.append
+    if msg.format not in ("", state_format):
+        bad(("format", f"must be {state_format!r} for {display_name}, got {msg.format!r}"))
+    for field in pb.GameState.DESCRIPTOR.fields:
+        name = field.name
+        if name in (*_SHARED_STATE_FIELDS, part, "players") or not msg.HasField(name):
+            continue
+        bad((name, f"a part of another game's position: {display_name}'s is {part}"))
+    if len(msg.players):
+        bad(("players", f"a part of Council of Four's position: {display_name}'s is {part}"))
+    for field in pb.GameConfig.DESCRIPTOR.fields:
+        if field.name not in ("game", "players") and msg.config.HasField(field.name):
+            bad((f"config.{field.name}", _rule_variant(display_name)))
+    if not msg.config.HasField("players"):
+        bad(("config.players", "required field is missing"))
+    elif msg.config.players != players:
+        bad(("config.players", f"{display_name} seats {players}, got {msg.config.players}"))
+    if not msg.HasField(part):
+        bad((part, "required field is missing"))
+    if msg.HasField("viewer"):
+        if not 0 <= msg.viewer < players:
+            bad(("viewer", f"must be in 0..{players - 1}, got {msg.viewer}"))
+        if msg.HasField("rng"):
+            bad(("rng", "must be absent in a view (a view carries no chance state)"))
+    elif not msg.HasField("rng"):
+        bad(("rng", "required in a full state (viewer is absent)"))
+    return found
+
+
+def _rule_variant(display_name: str) -> str:
+    return (
+        f"a rule variant of Council of Four: {display_name}'s configuration is game and "
+        "players only"
+    )
 
 
 def register(game: Game) -> Game:

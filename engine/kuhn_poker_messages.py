@@ -33,6 +33,7 @@ from council.engine._kuhn_poker import (
     KuhnPokerState,
 )
 from council.engine.actions import ACTION_FIELDS, StructuredActionError
+from council.engine.games import own_part_problems
 from council.v1 import game_pb2 as pb
 from council.v1.kuhn_poker_pb2 import KuhnPokerPosition
 
@@ -57,11 +58,6 @@ ACTION_INDEX = {name: a for a, name in enumerate(ACTION_NAMES)}
 ACTION_KINDS: tuple[pb.ActionKind, ...] = (pb.ACTION_KIND_PASS, pb.ACTION_KIND_BET)
 ACTION_RANGES = [(kind, a, 1) for a, kind in enumerate(ACTION_KINDS)]
 assert len(ACTION_RANGES) == NUM_ACTIONS
-# The other games' parts of a GameState and of its GameConfig.
-FOREIGN_STATE_FIELDS = ("board", "turn", "the_council")
-FOREIGN_CONFIG_FIELDS = tuple(
-    f.name for f in pb.GameConfig.DESCRIPTOR.fields if f.name not in ("game", "players")
-)
 
 
 # ---------------------------------------------------------------------------------------
@@ -91,38 +87,10 @@ def read(msg: pb.GameState) -> tuple[KuhnPokerState | None, Problems]:
     """The position of a GameState whose config.game is GAME_KUHN_POKER, and the problems
     found: a state exactly when there are none. Paths are the message's
     (``kuhn_poker.cards[1]``)."""
-    found: Problems = []
-    bad = found.append
-    if msg.format not in ("", FORMAT):
-        bad(("format", f"must be {FORMAT!r} for Kuhn poker, got {msg.format!r}"))
-    for f in FOREIGN_STATE_FIELDS:
-        if msg.HasField(f):
-            bad((f, "a part of another game's position: Kuhn poker's is kuhn_poker"))
-    if len(msg.players):
-        bad(("players", "a part of Council of Four's position: Kuhn poker's is kuhn_poker"))
-    for f in FOREIGN_CONFIG_FIELDS:
-        if msg.config.HasField(f):
-            bad(
-                (
-                    f"config.{f}",
-                    "a rule variant of Council of Four: Kuhn poker's "
-                    "configuration is game and players only",
-                )
-            )
-    if not msg.config.HasField("players"):
-        bad(("config.players", "required field is missing"))
-    elif msg.config.players != PLAYERS:
-        bad(("config.players", f"Kuhn poker seats {PLAYERS}, got {msg.config.players}"))
-    if not msg.HasField("kuhn_poker"):
-        bad(("kuhn_poker", "required field is missing"))
+    found = own_part_problems(
+        msg, display_name="Kuhn poker", part="kuhn_poker", state_format=FORMAT, players=PLAYERS
+    )
     viewer = msg.viewer if msg.HasField("viewer") else -1
-    if msg.HasField("viewer"):
-        if not 0 <= viewer < PLAYERS:
-            bad(("viewer", f"must be in 0..{PLAYERS - 1}, got {viewer}"))
-        if msg.HasField("rng"):
-            bad(("rng", "must be absent in a view (a view carries no chance state)"))
-    elif not msg.HasField("rng"):
-        bad(("rng", "required in a full state (viewer is absent)"))
     if found:
         return None, found
     kp = msg.kuhn_poker

@@ -34,6 +34,7 @@ from council.engine._leduc_poker import (
     LeducPokerState,
 )
 from council.engine.actions import ACTION_FIELDS, StructuredActionError
+from council.engine.games import own_part_problems
 from council.v1 import game_pb2 as pb
 from council.v1.leduc_poker_pb2 import LeducPokerPosition
 
@@ -62,11 +63,6 @@ ACTION_KINDS: tuple[pb.ActionKind, ...] = (
 )
 ACTION_RANGES = [(kind, a, 1) for a, kind in enumerate(ACTION_KINDS)]
 assert len(ACTION_RANGES) == NUM_ACTIONS
-# The other games' parts of a GameState and of its GameConfig.
-FOREIGN_STATE_FIELDS = ("board", "turn", "the_council", "kuhn_poker")
-FOREIGN_CONFIG_FIELDS = tuple(
-    f.name for f in pb.GameConfig.DESCRIPTOR.fields if f.name not in ("game", "players")
-)
 
 
 # ---------------------------------------------------------------------------------------
@@ -101,38 +97,10 @@ def read(msg: pb.GameState) -> tuple[LeducPokerState | None, Problems]:
     """The position of a GameState whose config.game is GAME_LEDUC_POKER, and the problems
     found: a state exactly when there are none. Paths are the message's
     (``leduc_poker.cards[1]``)."""
-    found: Problems = []
-    bad = found.append
-    if msg.format not in ("", FORMAT):
-        bad(("format", f"must be {FORMAT!r} for Leduc poker, got {msg.format!r}"))
-    for f in FOREIGN_STATE_FIELDS:
-        if msg.HasField(f):
-            bad((f, "a part of another game's position: Leduc poker's is leduc_poker"))
-    if len(msg.players):
-        bad(("players", "a part of Council of Four's position: Leduc poker's is leduc_poker"))
-    for f in FOREIGN_CONFIG_FIELDS:
-        if msg.config.HasField(f):
-            bad(
-                (
-                    f"config.{f}",
-                    "a rule variant of Council of Four: Leduc poker's "
-                    "configuration is game and players only",
-                )
-            )
-    if not msg.config.HasField("players"):
-        bad(("config.players", "required field is missing"))
-    elif msg.config.players != PLAYERS:
-        bad(("config.players", f"Leduc poker seats {PLAYERS}, got {msg.config.players}"))
-    if not msg.HasField("leduc_poker"):
-        bad(("leduc_poker", "required field is missing"))
+    found = own_part_problems(
+        msg, display_name="Leduc poker", part="leduc_poker", state_format=FORMAT, players=PLAYERS
+    )
     viewer = msg.viewer if msg.HasField("viewer") else -1
-    if msg.HasField("viewer"):
-        if not 0 <= viewer < PLAYERS:
-            bad(("viewer", f"must be in 0..{PLAYERS - 1}, got {viewer}"))
-        if msg.HasField("rng"):
-            bad(("rng", "must be absent in a view (a view carries no chance state)"))
-    elif not msg.HasField("rng"):
-        bad(("rng", "required in a full state (viewer is absent)"))
     if found:
         return None, found
     ld = msg.leduc_poker
