@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import permutations
-from xml.sax.saxutils import escape
 
 from council.engine import leduc_poker_effects
 from council.engine import leduc_poker_messages as messages
@@ -39,6 +38,7 @@ from council.engine._leduc_poker import (
     LeducPokerState,
 )
 from council.engine.games import Game, Problems, players_only_config, register
+from council.engine.text_svg import text_svg
 from council.v1 import game_pb2 as pb
 
 __all__ = ["GAME", "LeducPokerConfig", "all_deals", "render_svg", "render_text"]
@@ -123,18 +123,7 @@ def render_svg(state: LeducPokerState) -> str:
     >>> render_svg(LeducPokerState.new_game(seed=3)).startswith("<svg")
     True
     """
-    lines = render_text(state).splitlines()
-    width = 16 + 8 * max(len(line) for line in lines)
-    height = 16 + 18 * len(lines)
-    texts = "".join(
-        f'<text id="line-{i}" x="8" y="{8 + 18 * (i + 1) - 4}">{escape(line)}</text>'
-        for i, line in enumerate(lines)
-    )
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" font-family="monospace" font-size="13">'
-        f'<rect width="{width}" height="{height}" fill="#f2f4f8"/>{texts}</svg>\n'
-    )
+    return text_svg(render_text(state), "#f2f4f8")
 
 
 def _read(msg: pb.GameState, view_of: int) -> tuple[LeducPokerState | None, Problems]:
