@@ -157,6 +157,12 @@ cdef class StopFlag:
         return self.value != 0
 
 
+cdef inline double ucb_score(Node* nd, double c_uct) noexcept nogil:
+    """UCB1's score of an expanded child: its mean reward and its exploration term over
+    the times it was available (SO-ISMCTS's availability count)."""
+    return nd.reward_sum / nd.visits + c_uct * sqrt(log(<double>nd.avail) / nd.visits)
+
+
 cdef class Tree:
     """One search tree, grown by ``run``; read with ``root_children`` and
     ``principal_variation``."""
@@ -320,6 +326,35 @@ cdef class Tree:
                 best = a
         return best
 
+    cdef int ucb_scan(self, int* actions, int n, int* unexpanded, int* m, int* edges, int* k,
+                      bint count_avail) noexcept nogil:
+        """One UCB1 pass over a node's legal actions (the children stamped this
+        generation): the actions not yet expanded into `unexpanded` (`m` of them), the
+        children into `edges` (`k`), each child's `avail` counted when `count_avail`; the
+        child of the best score, or -1 if none."""
+        cdef int i, a, child, best = -1
+        cdef double score, best_score = -1e300
+        cdef Node* nd
+        m[0] = 0
+        k[0] = 0
+        for i in range(n):
+            a = actions[i]
+            if self.stamp[a] != self.generation:
+                unexpanded[m[0]] = a
+                m[0] += 1
+                continue
+            child = self.index[a]
+            edges[k[0]] = child
+            k[0] += 1
+            nd = &self.nodes[child]
+            if count_avail:
+                nd.avail += 1
+            score = ucb_score(nd, self.P.c_uct)
+            if score > best_score:
+                best_score = score
+                best = child
+        return best
+
     cdef int smooth_choice(self, int* edges, int k, int ucb_edge) noexcept nogil:
         """Smooth UCT: `ucb_edge` (UCB1's choice among the `k` available `edges`), or with
         chance 1 - eta_k an edge drawn from their average policy (each by its share of
@@ -404,9 +439,7 @@ cdef class Tree:
                             child = self.index[actions[i]]
                             edges[k] = child
                             k += 1
-                            nd = &self.nodes[child]
-                            score = (nd.reward_sum / nd.visits
-                                     + P.c_uct * sqrt(log(<double>nd.avail) / nd.visits))
+                            score = ucb_score(&self.nodes[child], P.c_uct)
                             if score > best_score:
                                 best_score = score
                                 best = child
@@ -436,27 +469,7 @@ cdef class Tree:
                     best = self.index[forced]
                     self.nodes[best].avail += 1
             else:
-                m = 0
-                k = 0
-                best = -1
-                best_score = -1e300
-                for i in range(n):
-                    a = actions[i]
-                    if self.stamp[a] != self.generation:
-                        unexpanded[m] = a
-                        m += 1
-                        continue
-                    child = self.index[a]
-                    edges[k] = child
-                    k += 1
-                    nd = &self.nodes[child]
-                    if mine:
-                        nd.avail += 1
-                    score = (nd.reward_sum / nd.visits
-                             + P.c_uct * sqrt(log(<double>nd.avail) / nd.visits))
-                    if score > best_score:
-                        best_score = score
-                        best = child
+                best = self.ucb_scan(actions, n, unexpanded, &m, edges, &k, mine)
             if m > 0:
                 if not mine:
                     break  # a focused iteration grows no node of another seat
@@ -506,7 +519,6 @@ cdef class Tree:
         cdef int unexpanded[ANY_N_ACTIONS]
         cdef int n, m, i, a, child, best, node = 0, player, steps, k
         cdef int edges[ANY_N_ACTIONS]
-        cdef double score, best_score
         cdef double win[ANY_MAX_PLAYERS]
         cdef double margin[ANY_MAX_PLAYERS]
         cdef double reward[ANY_MAX_PLAYERS]
@@ -557,26 +569,7 @@ cdef class Tree:
                     self.nodes[child].avail = 1
                     node = child
                 break
-            m = 0
-            k = 0
-            best = -1
-            best_score = -1e300
-            for i in range(n):
-                a = actions[i]
-                if self.stamp[a] != self.generation:
-                    unexpanded[m] = a
-                    m += 1
-                    continue
-                child = self.index[a]
-                edges[k] = child
-                k += 1
-                nd = &self.nodes[child]
-                nd.avail += 1
-                score = (nd.reward_sum / nd.visits
-                         + P.c_uct * sqrt(log(<double>nd.avail) / nd.visits))
-                if score > best_score:
-                    best_score = score
-                    best = child
+            best = self.ucb_scan(actions, n, unexpanded, &m, edges, &k, True)
             if m > 0:
                 a = unexpanded[random_below(&self.rng, m)]
                 child = self.new_node(node, a, player)
