@@ -3,6 +3,7 @@ and `stub` are tests/conftest.py's, shared with tests/games); a private Redis se
 
 from __future__ import annotations
 
+import random
 import shutil
 import signal
 import socket
@@ -13,6 +14,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from council.server import sealed_games, sealing
 from council.server.app import start_server
 from council.server.config import ServerConfig
 from council.v1 import service_pb2_grpc
@@ -128,3 +130,14 @@ def own_redis_server(tmp_path_factory):
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def fixed_chance(monkeypatch):
+    """The server's fresh chance (every move's draw seed, the game's secret, so the bot's
+    search seed) from one seeded generator: a whole game played by a script is the same game
+    every run, instead of whatever the draws of that run allow (CI once drew a game with no
+    payment of two ways). The browser tests' modules use it (``pytestmark``)."""
+    rng = random.Random(1)  # (its board game has payments of two ways: test_browser_board)
+    monkeypatch.setattr(sealed_games, "fresh_chance_seed", lambda: rng.getrandbits(64) or 1)
+    monkeypatch.setattr(sealing, "new_game_secret", lambda: rng.randbytes(sealing.SECRET_BYTES))

@@ -41,6 +41,8 @@ from council.server.config import ServerConfig
 from council.server.sealing import SealKeys
 from council.v1 import game_pb2 as pb
 
+pytestmark = pytest.mark.usefixtures("fixed_chance")  # (conftest.py: one seeded game a run)
+
 ROOT = Path(__file__).resolve().parents[2]
 BROWSER = ROOT / "tests" / "browser"
 STAMP = BROWSER / "node_modules" / ".council-lock-sha256"

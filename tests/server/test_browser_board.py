@@ -8,7 +8,6 @@ runs axe-core (an npm dependency of tests/browser, installed by the ``node`` fix
 
 from __future__ import annotations
 
-import random
 import re
 from collections import Counter
 
@@ -16,18 +15,8 @@ import pytest
 from test_browser import _play, chromium, node, page_address  # noqa: F401 (fixtures)
 
 from council.engine.actions import Action
-from council.server import sealed_games, sealing
 
-
-@pytest.fixture
-def fixed_chance(monkeypatch):
-    """The server's fresh chance (every move's draw seed, the game's secret, so the bot's
-    search seed) from one seeded generator: a whole game played by a script is the same game
-    every run, instead of whatever the draws of that run allow (a game with no payment of
-    two ways, once in CI)."""
-    rng = random.Random(1)  # (a game with payments of two ways: the chooser checked below)
-    monkeypatch.setattr(sealed_games, "fresh_chance_seed", lambda: rng.getrandbits(64) or 1)
-    monkeypatch.setattr(sealing, "new_game_secret", lambda: rng.randbytes(sealing.SECRET_BYTES))
+pytestmark = pytest.mark.usefixtures("fixed_chance")  # (conftest.py: one seeded game a run)
 
 
 def _finished(seen: dict, sizes: set[str]) -> None:
@@ -64,7 +53,6 @@ def _opening_targets(seen: dict) -> dict[str, str]:
     return found
 
 
-@pytest.mark.usefixtures("fixed_chance")
 def test_a_whole_game_by_clicks_on_the_board(node, chromium, page_address, tmp_path):  # noqa: F811
     seen = _play(node, chromium, "board_play.mjs", page_address, tmp_path, "mouse")
     _finished(seen, {"1280x720", "1440x900", "390x844"})
@@ -88,7 +76,6 @@ def test_a_whole_game_by_clicks_on_the_board(node, chromium, page_address, tmp_p
         assert (tmp_path / f"board-play-mouse-{name}.png").read_bytes().startswith(b"\x89PNG")
 
 
-@pytest.mark.usefixtures("fixed_chance")
 def test_a_whole_game_by_the_keyboard_on_the_board(node, chromium, page_address, tmp_path):  # noqa: F811
     seen = _play(node, chromium, "board_play.mjs", page_address, tmp_path, "keys")
     _finished(seen, {"390x844"})

@@ -33,8 +33,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import test_browser
 from test_browser import BROWSER, _play, _shots, _unsealed
+
+pytestmark = pytest.mark.usefixtures("fixed_chance")  # (conftest.py: one seeded game a run)
 
 # test_browser.py's fixtures: Node.js with Playwright-core, Chromium, the page's server.
 node = test_browser.node

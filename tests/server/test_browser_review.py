@@ -24,8 +24,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import test_browser
 from test_browser import _play, _shots
+
+pytestmark = pytest.mark.usefixtures("fixed_chance")  # (conftest.py: one seeded game a run)
 
 node = test_browser.node
 chromium = test_browser.chromium
