@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import time
+from pathlib import Path
 
 import grpc
 import pytest
@@ -413,7 +415,8 @@ def test_bad_limits(stub):
 
 def test_engine_info(stub):
     info = stub.GetEngineInfo(spb.GetEngineInfoRequest())
-    assert info.version == "0.1.0"
+    pyproject = (Path(__file__).parents[2] / "pyproject.toml").read_text()
+    assert info.version == re.search(r'^version = "(.+)"$', pyproject, re.M)[1]
     assert info.state_format == "council-of-four/1"
     assert info.num_actions == 605
     assert len(info.layouts) == 8
