@@ -69,7 +69,7 @@ from council.engine.record import RecordedPlayer, record_of
 from council.mcts import review as review_module
 from council.mcts.agents import agent_label, parse_agent
 from council.mcts.arena import MAX_ACTIONS, MAX_TURNS, cap_reason, play_capped
-from council.mcts.games import search_game
+from council.mcts.games import all_search_games, search_game
 from council.mcts.review import LABELS, THRESHOLDS, MoveReview, review_game, summarize
 from council.mcts.search import SearchLimits, default_config
 from council.server.presets import PRESETS
@@ -79,6 +79,11 @@ PERCENTILES = (50, 75, 90, 95, 99)
 # Planted games per --planted-games, by game: a Kuhn poker game is one or two decisions a seat.
 PLANTED_GAMES_FACTOR = {"kuhn-poker": 10}
 OPEN = review_module.OPEN  # win probability before the move of a game still open
+
+
+def _points_thresholds() -> dict[str, dict[str, float]]:
+    """Every game's review thresholds in its points (as the report states them)."""
+    return {g.name: dict(g.review_thresholds) for g in all_search_games()}
 
 
 def preset_budget(game: str, name: str) -> tuple[int, dict]:
@@ -571,7 +576,7 @@ def main(argv=None) -> int:
         budgets = [name.strip() for name in args.budgets.split(",")]
         report = {
             "thresholds": THRESHOLDS,
-            "points_thresholds": review_module.POINTS_THRESHOLDS,
+            "points_thresholds": {g.name: dict(g.review_thresholds) for g in all_search_games()},
             "review_source_sha256": hashlib.sha256(
                 Path(review_module.__file__).read_bytes()
             ).hexdigest()[:12],
@@ -670,7 +675,7 @@ def main(argv=None) -> int:
         "game": game,
         "players": n,
         "thresholds": THRESHOLDS,
-        "points_thresholds": review_module.POINTS_THRESHOLDS,
+        "points_thresholds": _points_thresholds(),
         # Which version of the review was measured (its method is still being refined).
         "review_source_sha256": hashlib.sha256(
             Path(review_module.__file__).read_bytes()

@@ -1,4 +1,4 @@
-"""Where ``council.mcts.review.THRESHOLDS`` and ``POINTS_THRESHOLDS`` come from: the
+"""Where ``council.mcts.review.THRESHOLDS`` and each game's ``review_thresholds`` come from: the
 distribution of per-decision losses of strong and of random play, as the review measures them.
 
 Plays seeded games of each game (``--games``; Council of Four by default) in two lineups,

@@ -132,6 +132,7 @@ GAME = register(
         routine=lambda state, action: action == 0,  # the end of a turn
         effects=_effects,
         fixed_action_protos=True,
+        points_unit="VP",
         consequence_kinds=frozenset(
             (
                 pb.ACTION_KIND_PAY,

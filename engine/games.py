@@ -111,6 +111,13 @@ class Game:
     # seat to settle (a payment, a bonus or token to take), which a game review marks as
     # forced and never labels a mistake.
     consequence_kinds: frozenset[int] = frozenset()
+    # Its points in a hint or a review: their unit; the points of a seat per unit of the
+    # search's vp_margin (the seat's score less the best other seat's: a two-seat zero-sum
+    # count's margin is twice the seat's own); whether the search's reward is those points
+    # rescaled (then it is no chance of winning: a hint or a review says the points alone).
+    points_unit: str = "points"
+    points_per_margin: float = 1.0
+    reward_is_points: bool = False
 
     def __repr__(self) -> str:
         return f"<Game {self.name}>"

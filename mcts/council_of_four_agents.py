@@ -11,4 +11,10 @@ from council.mcts.search import SearchConfig
 
 __all__: list[str] = []
 
-register_search("council-of-four", config=SearchConfig(), agents=AGENTS, table_size=2)
+register_search(
+    "council-of-four",
+    config=SearchConfig(),
+    agents=AGENTS,
+    table_size=2,
+    review_thresholds={"inaccuracy": 0.1, "mistake": 6.0, "blunder": 15.0},  # VP
+)

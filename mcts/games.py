@@ -39,11 +39,17 @@ class SearchGame:
     config: SearchConfig  # the search's defaults in this game
     agents: Mapping[str, Any]  # its agents by the names agent specs use (agents.Agent types)
     table_size: int  # the seats its agents are compared at by default (the ladder's tables)
+    # The points lost (in the game's points_unit) at or above which a review gives each label
+    # ("inaccuracy", "mistake", "blunder"), chosen from data (council.mcts.review's docstring).
+    review_thresholds: Mapping[str, float]
 
     @property
     def name(self) -> str:
         return self.game.name
 
+
+# A review's labels, from the smallest loss (council.mcts.review.LABELS with "" left out).
+REVIEW_LABELS = ("inaccuracy", "mistake", "blunder")
 
 _REGISTERED: dict[str, SearchGame] = {}
 _loaded = False
@@ -51,16 +57,27 @@ _LOADING = threading.RLock()
 
 
 def register_search(
-    name: str, *, config: SearchConfig, agents: Mapping[str, Any], table_size: int
+    name: str,
+    *,
+    config: SearchConfig,
+    agents: Mapping[str, Any],
+    table_size: int,
+    review_thresholds: Mapping[str, float],
 ) -> SearchGame:
-    """Register a game's search settings and agents (ValueError if the game is not a
-    registered one, is registered here already, or seats no `table_size`)."""
+    """Register a game's search settings, agents and review thresholds (ValueError if the
+    game is not a registered one, is registered here already, seats no `table_size`, or its
+    thresholds are not the three labels' in rising order)."""
+    steps = [review_thresholds[label] for label in REVIEW_LABELS if label in review_thresholds]
+    if set(review_thresholds) != set(REVIEW_LABELS) or not 0 < steps[0] < steps[1] < steps[2]:
+        raise ValueError(
+            f"{name}: review_thresholds must give {', '.join(REVIEW_LABELS)}, rising above 0"
+        )
     game = game_named(name)
     if name in _REGISTERED:
         raise ValueError(f"{name}: its search settings are registered already")
     if table_size not in game.players:
         raise ValueError(f"{name}: table_size {table_size} is not one of {game.players}")
-    _REGISTERED[name] = SearchGame(game, config, agents, table_size)
+    _REGISTERED[name] = SearchGame(game, config, agents, table_size, review_thresholds)
     return _REGISTERED[name]
 
 

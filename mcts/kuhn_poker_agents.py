@@ -138,4 +138,7 @@ register_search(
         "cheat": CheatingMCTS,
     },
     table_size=2,
+    # Chips: the win probability is the chips rescaled, (chips + 2) / 4, so the review's
+    # win-probability thresholds in chips.
+    review_thresholds={"inaccuracy": 0.2, "mistake": 0.4, "blunder": 0.6},
 )

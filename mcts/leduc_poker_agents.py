@@ -96,4 +96,7 @@ register_search(
         "cheat": CheatingMCTS,
     },
     table_size=2,
+    # Chips: the win probability is the chips rescaled, (chips + 13) / 26, so the review's
+    # win-probability thresholds in chips.
+    review_thresholds={"inaccuracy": 1.3, "mistake": 2.6, "blunder": 3.9},
 )

@@ -29,8 +29,9 @@ those reviews carry ``hindsight=True`` and are not a judgement of the decision a
    candidates' win probabilities (the Monte Carlo estimate of the root). The best move is
    the search's choice (the most visited action), ``win_probability_best`` its candidate's
    win probability and ``points_best`` its expected final score margin (``vp_margin``: the
-   seat's score less the best other seat's, in the game's unit, ``POINTS_UNITS``), ``line``
-   the principal variation's texts as ``s``'s view names them.
+   seat's score less the best other seat's, in the game's ``points_unit``,
+   council.engine.games), ``line`` the principal variation's texts as ``s``'s view names
+   them.
 3. *The played move*, if it is not the best: its win probability and points are read from
    the root candidates when the search gave it at least ``READ_VISITS`` visits and at least
    ``READ_SHARE`` of the best move's visits (an estimate from comparable evidence).
@@ -47,8 +48,8 @@ those reviews carry ``hindsight=True`` and are not a judgement of the decision a
    is open (the seat's win probability before the move in ``OPEN``) ``severity`` is
    ``loss``; once it is decided, the larger of ``loss`` and ``points_lost`` read as the
    win-probability loss of the same label (``points_as_loss``, through each game's
-   ``POINTS_THRESHOLDS``), so whichever says more labels the move. Win probability
-   saturates once a game is decided (a seat with no chance left has none to lose), the
+   ``review_thresholds``, council.mcts.games), so whichever says more labels the move. Win
+   probability saturates once a game is decided (a seat with no chance left has none to lose), the
    score margin does not: a random payment in a lost game still throws away cards, and
    the points say so (as KaTrain and KataGo judge go moves by points lost as well as by
    win rate). In an open game the points are shown but not judged: there the search plays
@@ -84,7 +85,7 @@ more rarely still; Kuhn poker's few decisions each weigh much more (a wrong fold
 costs 0.2 and more). A loss in win probability is small where the game is already decided
 (a seat with no chance left has little to lose), as in chess reviews.
 
-**Points thresholds** (``POINTS_THRESHOLDS``, per game, in its unit) were chosen the same way,
+**Points thresholds** (each game's ``review_thresholds``, in its unit) were chosen the same way,
 from strong play's decisions in decided positions, where points are judged
 (``bench/review_thresholds.py`` prints the percentiles of ``points_lost`` beside those of
 ``loss``, over decided positions too), reviewed at the casual budget: an inaccuracy at or
@@ -133,9 +134,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from council.engine.games import Game, game_of
+from council.engine.games import Game, game_named, game_of
 from council.engine.record import play_move, replay
 from council.engine.serialize import state_from_proto
+from council.mcts.games import REVIEW_LABELS, search_game
 from council.mcts.search import (
     Search,
     SearchConfig,
@@ -150,9 +152,6 @@ __all__ = [
     "LABELS",
     "MIN_FORCED_ITERATIONS",
     "OPEN",
-    "POINTS_THRESHOLDS",
-    "POINTS_UNITS",
-    "REWARD_IS_POINTS",
     "READ_SHARE",
     "READ_VISITS",
     "REVIEW_MARGIN_WEIGHT",
@@ -167,37 +166,11 @@ __all__ = [
     "summarize",
 ]
 
-LABELS = ("", "inaccuracy", "mistake", "blunder")  # "" = no label
+LABELS = ("", *REVIEW_LABELS)  # "" = no label
 
 # Loss (in win probability, 0..1) at or above which each label applies: how they were
 # chosen is in the module's docstring.
 THRESHOLDS: dict[str, float] = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.15}
-
-# Each game's points: (unit, factor from the search's vp_margin). The margin is the seat's
-# score less the best other seat's; Kuhn poker's is a two-seat zero-sum chip count, so the
-# seat's own chips are half of it.
-POINTS_UNITS: dict[str, tuple[str, float]] = {
-    "council-of-four": ("VP", 1.0),
-    "the-council": ("points", 1.0),
-    "kuhn-poker": ("chips", 0.5),
-    "leduc-poker": ("chips", 0.5),
-}
-
-# The games whose search reward is their points rescaled: their "win probability" is no
-# chance of winning, so a hint or a review says their points alone.
-REWARD_IS_POINTS = frozenset({"kuhn-poker", "leduc-poker"})
-
-# Points lost (in each game's unit) at or above which each label applies, chosen from data
-# as THRESHOLDS were (the module's docstring, docs/review.md).
-POINTS_THRESHOLDS: dict[str, dict[str, float]] = {
-    "council-of-four": {"inaccuracy": 0.1, "mistake": 6.0, "blunder": 15.0},
-    "the-council": {"inaccuracy": 0.7, "mistake": 1.2, "blunder": 2.0},
-    # Kuhn poker's win probability is its chips rescaled, (chips + 2) / 4: the same
-    # thresholds as THRESHOLDS, in chips.
-    "kuhn-poker": {"inaccuracy": 0.2, "mistake": 0.4, "blunder": 0.6},
-    # Leduc poker's is (chips + 13) / 26: THRESHOLDS in chips likewise.
-    "leduc-poker": {"inaccuracy": 1.3, "mistake": 2.6, "blunder": 3.9},
-}
 
 # The accuracy curve's slope: a decision at the inaccuracy threshold scores 50 (the
 # module's docstring says why).
@@ -248,7 +221,7 @@ class MoveReview:
     iterations: int  # search iterations spent on this decision
     hindsight: bool  # True: searched knowing every hand (after-game study)
     # Expected final score margin (the seat's score less the best other seat's, in the
-    # game's POINTS_UNITS) after the best move and after the move played, and the points
+    # game's points_unit) after the best move and after the move played, and the points
     # the move gave away: max(0, best - played).
     points_best: float
     points_played: float
@@ -312,16 +285,16 @@ def accuracy_of_loss(loss: float) -> float:
 
 def points_as_loss(points_lost: float, game: str) -> float:
     """Points lost in ``game`` as the loss in win probability of the same label: the
-    straight line through (0, 0) and each label's pair of thresholds (``POINTS_THRESHOLDS``,
-    ``THRESHOLDS``), on past the last with its slope.
+    straight line through (0, 0) and each label's pair of thresholds (the game's
+    ``review_thresholds``, council.mcts.games; ``THRESHOLDS``), on past the last with its slope.
 
     >>> points_as_loss(0.0, "council-of-four")
     0.0
-    >>> [points_as_loss(POINTS_THRESHOLDS["council-of-four"][n], "council-of-four") == t
-    ...  for n, t in THRESHOLDS.items()]
+    >>> steps = search_game("council-of-four").review_thresholds
+    >>> [points_as_loss(steps[n], "council-of-four") == t for n, t in THRESHOLDS.items()]
     [True, True, True]
     """
-    points = POINTS_THRESHOLDS[game]
+    points = search_game(game).review_thresholds
     knots = [(0.0, 0.0)] + [(points[name], THRESHOLDS[name]) for name in LABELS[1:]]
     # The segment that starts at or below the points (a threshold maps exactly to its
     # label's loss); past the last threshold, the last segment's slope from it.
@@ -518,7 +491,7 @@ def _review_move(
         )
         played_c = forced_search.result().candidates[0]
         iterations += forced_search.iterations
-    factor = POINTS_UNITS[game.name][1]
+    factor = game.points_per_margin
     points_best, points_played = factor * best.vp_margin, factor * played_c.vp_margin
     loss = 0.0 if only_move else max(0.0, best.win_probability - played_c.win_probability)
     points_lost = 0.0 if only_move else max(0.0, points_best - points_played)
@@ -628,7 +601,7 @@ def review_to_json(
     reviews = list(reviews)
     return {
         "game": game,
-        "points_unit": POINTS_UNITS[game][0] if game in POINTS_UNITS else "",
+        "points_unit": game_named(game).points_unit if game else "",
         "hindsight": any(r.hindsight for r in reviews),
         "moves": [
             {

@@ -565,4 +565,5 @@ register_search(
         "cheat": CheatingMCTS,
     },
     table_size=4,
+    review_thresholds={"inaccuracy": 0.7, "mistake": 1.2, "blunder": 2.0},  # points
 )

@@ -32,7 +32,7 @@ from council.engine import Position
 from council.engine.games import default_game, game_of
 from council.engine.record import play_move, replay
 from council.engine.serialize import StateValidationError, state_from_proto
-from council.mcts.review import POINTS_UNITS, MoveReview, SeatSummary, review_game, summarize
+from council.mcts.review import MoveReview, SeatSummary, review_game, summarize
 from council.mcts.search import SearchConfig, SearchLimits, default_config
 from council.server import presets
 from council.server.admission import NO_TIME, caller_of
@@ -299,7 +299,7 @@ def _move_proto(move: MoveReview, board: _Board) -> spb.MoveAnalysis:
         points_lost=move.points_lost,
         line_seats=move.line_seats,
         severity=move.severity,
-        points_unit=POINTS_UNITS[game.name][0],
+        points_unit=game.points_unit,
     )
 
 

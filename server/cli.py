@@ -346,10 +346,8 @@ def format_hint(result, game: str) -> str:
     probability (the candidate's ``policy``, the chance the search plays it, else its share
     of the visits); the line without the turns' bare "end" steps. The pokers' win
     probability is their chips rescaled, so their hint is in chips alone."""
-    from council.mcts.review import POINTS_UNITS, REWARD_IS_POINTS
-
-    unit, factor = POINTS_UNITS.get(game, ("points", 1.0))
-    with_win = game not in REWARD_IS_POINTS
+    known = game_named(game)
+    unit, factor, with_win = known.points_unit, known.points_per_margin, not known.reward_is_points
     visits = sum(c.visits for c in result.candidates) or 1
 
     # The search's own policy when it gives one (CandidateMove.policy), else visit shares.

@@ -190,12 +190,17 @@ def _padded(seats, n: int) -> list:
     return list(seats) + [None] * (n - len(seats))
 
 
+def _points_unit(game: str) -> str:
+    """The unit of a game's points ("points" for a game not named)."""
+    from council.engine.games import game_named
+
+    return game_named(game).points_unit if game else "points"
+
+
 def format_table(reviews, summaries, record, *, hindsight: bool = False, game: str = "") -> str:
     """The review as text: one line per move (a labelled one followed by the better move's
     line and points), then one per seat."""
-    from council.mcts.review import POINTS_UNITS
-
-    unit = POINTS_UNITS[game][0] if game in POINTS_UNITS else "points"
+    unit = _points_unit(game)
     names = {p.seat: p.agent or p.name for p in record.players}
     lines = []
     if hindsight:
@@ -255,13 +260,11 @@ def plot_review(reviews, path: str, *, title: str = "", game: str = "") -> None:
     (above) and its expected score margin after the best move (below), its labelled moves
     marked and the worst few named with the better move, to ``path`` (PNG; matplotlib
     imported here: ImportError naming the ``plot`` extra without it)."""
-    from council.mcts.review import POINTS_UNITS
-
     matplotlib = _require_matplotlib()
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    unit = POINTS_UNITS[game][0] if game in POINTS_UNITS else "points"
+    unit = _points_unit(game)
     reviews = list(reviews)
     figure, (top, bottom) = plt.subplots(2, 1, figsize=(10, 7), sharex=True)
     try:

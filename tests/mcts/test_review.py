@@ -14,12 +14,10 @@ from council.engine.games import all_games, game_named
 from council.engine.record import RecordedPlayer, record_of
 from council.engine.serialize import state_from_proto, state_to_proto
 from council.mcts.agents import parse_agent
-from council.mcts.games import all_search_games
+from council.mcts.games import all_search_games, register_search, search_game
 from council.mcts.review import (
     ACCURACY_SLOPE,
     LABELS,
-    POINTS_THRESHOLDS,
-    POINTS_UNITS,
     THRESHOLDS,
     MoveReview,
     accuracy_of_loss,
@@ -274,7 +272,7 @@ def test_summarize_counts_decisions_losses_labels_and_accuracy_exactly() -> None
 def test_points_lost_labels_a_move_where_win_probability_says_nothing() -> None:
     """A decided game: no win probability left to lose, but points lost still label the
     move, by the points thresholds, and cost accuracy as the same label's loss would."""
-    steps = POINTS_THRESHOLDS["kuhn-poker"]
+    steps = search_game("kuhn-poker").review_thresholds
     for name in LABELS[1:]:
         at = handmade(0, 0.0, points=steps[name])
         below = handmade(0, 0.0, points=math.nextafter(steps[name], 0))
@@ -290,9 +288,33 @@ def test_points_lost_labels_a_move_where_win_probability_says_nothing() -> None:
 
 def test_every_game_has_points_and_increasing_points_thresholds() -> None:
     for game in all_games():
-        unit, factor = POINTS_UNITS[game.name]
-        steps = [POINTS_THRESHOLDS[game.name][name] for name in LABELS[1:]]
-        assert unit and factor > 0 and 0 < steps[0] < steps[1] < steps[2]
+        steps = [search_game(game.name).review_thresholds[name] for name in LABELS[1:]]
+        assert (
+            game.points_unit and game.points_per_margin > 0 and 0 < steps[0] < steps[1] < steps[2]
+        )
+
+
+@pytest.mark.parametrize(
+    "thresholds",
+    [
+        {"inaccuracy": 1.0, "mistake": 2.0},  # a label missing
+        {"inaccuracy": 1.0, "mistake": 2.0, "blunder": 3.0, "error": 4.0},  # an unknown one
+        {"inaccuracy": 2.0, "mistake": 1.0, "blunder": 3.0},  # not rising
+        {"inaccuracy": 0.0, "mistake": 1.0, "blunder": 3.0},  # not above 0
+    ],
+)
+def test_a_games_review_thresholds_are_the_three_labels_rising(thresholds) -> None:
+    with pytest.raises(
+        ValueError, match="review_thresholds must give inaccuracy, mistake, blunder"
+    ):
+        # (checked first: the copy's name is no game's)
+        register_search(
+            "kuhn-poker-copy",
+            config=search_game("kuhn-poker").config,
+            agents={},
+            table_size=2,
+            review_thresholds=thresholds,
+        )
 
 
 def test_a_random_seat_loses_more_than_a_search_seat() -> None:
@@ -388,7 +410,8 @@ def test_a_random_seat_in_a_lost_game_is_labelled_by_the_points_it_throws_away()
     by_points = [r for r in decided if r.label and r.loss < THRESHOLDS["inaccuracy"]]
     assert len(by_points) >= len(decided) // 4
     assert all(
-        r.points_lost >= POINTS_THRESHOLDS["council-of-four"]["inaccuracy"] for r in by_points
+        r.points_lost >= search_game("council-of-four").review_thresholds["inaccuracy"]
+        for r in by_points
     )
 
 
