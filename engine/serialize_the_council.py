@@ -46,6 +46,7 @@ from council.engine._the_council import (
 )
 from council.engine.the_council_status import check
 from council.v1 import game_pb2 as pb
+from council.v1 import the_council_pb2 as tc_pb
 
 __all__ = ["CARD_INDEX", "FORMAT", "SUIT_FIELDS", "SUIT_INDEX", "read", "write"]
 
@@ -83,7 +84,7 @@ def _names(cards: Iterable[int]) -> list[str]:
     return [CARD_NAMES[c] for c in cards]
 
 
-def _set_suits(msg: pb.SuitCounts, counts: Sequence[int]) -> None:
+def _set_suits(msg: tc_pb.SuitCounts, counts: Sequence[int]) -> None:
     for name, n in zip(SUIT_FIELDS, counts, strict=True):
         setattr(msg, name, n)
 
@@ -178,7 +179,7 @@ class _Reader:
             return -1
         return i
 
-    def suits(self, msg: pb.SuitCounts, hi: int, path: str) -> list[int]:
+    def suits(self, msg: tc_pb.SuitCounts, hi: int, path: str) -> list[int]:
         return [self.int_in(getattr(msg, f), 0, hi, f"{path}.{f}") for f in SUIT_FIELDS]
 
     def seat_in(self, value: int, n: int, path: str) -> int:
@@ -246,7 +247,7 @@ class _Reader:
             self.bad("rng", "required in a full state (viewer is absent)")
         return viewer
 
-    def fields(self, tc: pb.TheCouncilPosition, n: int) -> dict[str, Any]:
+    def fields(self, tc: tc_pb.TheCouncilPosition, n: int) -> dict[str, Any]:
         """The raw form of the fields one by one (cards placed in stage 2)."""
         path = "the_council"
         raw: dict[str, Any] = dict.fromkeys(STATE_DTYPE.names or (), 0)
@@ -279,7 +280,7 @@ class _Reader:
         self.packs(tc, raw, n)
         return raw
 
-    def current(self, tc: pb.TheCouncilPosition, phase: int, n: int) -> int:
+    def current(self, tc: tc_pb.TheCouncilPosition, phase: int, n: int) -> int:
         path = "the_council.current"
         if phase == OVER:
             if tc.HasField("current"):
@@ -290,7 +291,7 @@ class _Reader:
             return 0
         return self.seat_in(tc.current, n, path)
 
-    def seats(self, tc: pb.TheCouncilPosition, raw: dict[str, Any], n: int) -> None:
+    def seats(self, tc: tc_pb.TheCouncilPosition, raw: dict[str, Any], n: int) -> None:
         path = "the_council.seats"
         table = [[0] * len(SUITS) for _ in range(MAX_PLAYERS)]
         raw["chips"] = [row[:] for row in table]
@@ -318,7 +319,7 @@ class _Reader:
                     f"a seat drafts {DRAFT_ROUNDS} cards a hand, got {len(seat.drafted)}",
                 )
 
-    def packs(self, tc: pb.TheCouncilPosition, raw: dict[str, Any], n: int) -> None:
+    def packs(self, tc: tc_pb.TheCouncilPosition, raw: dict[str, Any], n: int) -> None:
         path = "the_council.packs"
         raw["pack_n"] = [0] * MAX_PLAYERS
         raw["pack_seen"] = [0] * MAX_PLAYERS
@@ -332,7 +333,7 @@ class _Reader:
                     raw["pack_seen"][k] |= 1 << p
 
     # -- stage 2: where every card is, and its secret choices ----------------------------
-    def cards(self, tc: pb.TheCouncilPosition, raw: dict[str, Any]) -> None:
+    def cards(self, tc: tc_pb.TheCouncilPosition, raw: dict[str, Any]) -> None:
         """card_loc, deck, event and card_pending of the raw form: every card named in one
         place, a pick one of its pack's cards, a card to reveal one of its seat's."""
         places = _Places(self)
