@@ -146,6 +146,5 @@ GAME = register(
         routine=lambda state, action: False,
         effects=kuhn_poker_effects.effects,
         fixed_action_protos=False,  # fold and call are named by the position
-        foreign_fields=("board", "players", "turn"),
     )
 )

@@ -169,6 +169,5 @@ GAME = register(
         routine=lambda state, action: False,
         effects=leduc_poker_effects.effects,
         fixed_action_protos=False,  # a call is named check where there is nothing to call
-        foreign_fields=("board", "players", "turn"),
     )
 )

@@ -69,11 +69,6 @@ LOC_DECK, LOC_PACK, LOC_DRAFTED, LOC_FACEDOWN, LOC_SPENT, LOC_EVENT, LOC_UNKNOWN
 MAX_CHIPS = MAX_HANDS * DRAFT_ROUNDS
 MAX_TRAITORS = 1000
 MAX_SCORE = 32767
-# Council of Four's parts of a GameState and of its GameConfig, none of which The Council has.
-COF_STATE_FIELDS = ("board", "turn")
-COF_CONFIG_FIELDS = tuple(
-    f.name for f in pb.GameConfig.DESCRIPTOR.fields if f.name not in ("game", "players")
-)
 
 
 # ---------------------------------------------------------------------------------------
@@ -205,24 +200,10 @@ class _Reader:
 
     # -- stage 1: the game, the shape, names and ranges ---------------------------------
     def game(self, msg: pb.GameState) -> int:
-        """The seat count, after the parts that belong to Council of Four (0 if unread)."""
+        """The seat count (0 if unread). Another game's part is refused before
+        (``serialize.game_of_message``)."""
         if msg.format not in ("", FORMAT):
             self.bad("format", f"must be {FORMAT!r} for The Council, got {msg.format!r}")
-        for f in COF_STATE_FIELDS:
-            if msg.HasField(f):
-                self.bad(f, "a part of Council of Four's position: The Council's is the_council")
-        if len(msg.players):
-            self.bad(
-                "players",
-                "a part of Council of Four's position: The Council's seats are the_council.seats",
-            )
-        for f in COF_CONFIG_FIELDS:
-            if msg.config.HasField(f):
-                self.bad(
-                    f"config.{f}",
-                    "a rule variant of Council of Four: The Council's "
-                    "configuration is game and players only",
-                )
         n = 0
         if not msg.config.HasField("players"):
             self.bad("config.players", "required field is missing")
