@@ -26,12 +26,15 @@ import grpc
 
 from council.engine import IllegalActionError, Position
 from council.engine.actions import StructuredActionError
+from council.engine.council_of_four_messages import in_member_form
 from council.engine.effects import action_effects, known_effects, public_effects
-from council.engine.games import default_game, game_of
+from council.engine.games import Game, default_game, game_of
 from council.engine.record import record_of
 from council.engine.serialize import (
+    TO_MOVE,
     StateValidationError,
     config_from_proto,
+    game_of_message,
     state_from_proto,
     state_to_proto,
 )
@@ -136,6 +139,25 @@ class _Unsealed:
     content: spb.SealedContent  # its history too (start, actions, players): the record's
 
 
+@dataclass(frozen=True)
+class _Position:
+    """A request's position, read once: the state, its game (looked up once, from the
+    message's config and position member), the form the replies write positions in, and a
+    sealed request's blob and ticket."""
+
+    state: Position
+    game: Game
+    # Replies write the position in its game's member (GameState.council_of_four) rather than
+    # the deprecated top-level fields: the form of the request's position (a sealed game's:
+    # of its blob, the form its NewGame was asked in). docs/state-json.md, "Two forms".
+    member_form: bool
+    unsealed: _Unsealed | None = None
+
+    def to_proto(self, state: Position) -> pb.GameState:
+        """A position of this request's game, in the form its replies use."""
+        return state_to_proto(state, member_form=self.member_form)
+
+
 class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     def __init__(self, config: ServerConfig | None = None):
         self.config = (config or ServerConfig()).resolved()
@@ -218,20 +240,15 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 self._idle.notify_all()
 
     # -- reading requests --------------------------------------------------------------
-    def _load(
-        self, request, *, requesting_seat: int | None, roles: frozenset[int] = PLAYER_ONLY
-    ) -> Position:
-        """The validated position of the request (`_resolve`)."""
-        return self._resolve(request, requesting_seat=requesting_seat, roles=roles)[0]
-
     def _resolve(
         self, request, *, requesting_seat: int | None, roles: frozenset[int] = PLAYER_ONLY
-    ) -> tuple[Position, _Unsealed | None]:
+    ) -> _Position:
         """The validated position of `request.state`, read by the engine (about 30 µs, so
-        nothing is cached). A Council of Four state without a viewer whose other seats' hands
-        are (partly) absent is read as the view of the requesting seat (default: the seat to
-        move). A sealed request's (`sealed`) is the full state in its blob, with its checked
-        ticket: one of `roles`, of this game, for the requesting seat if one is named."""
+        nothing is cached), of the game the message names. A state without a viewer whose
+        other seats' hidden cards are (partly) absent is read as the view of the requesting
+        seat (default: the seat to move), in a game that has such states. A sealed request's
+        (`sealed`) is the full state in its blob, with its checked ticket: one of `roles`, of
+        this game, for the requesting seat if one is named."""
         if request.HasField("sealed"):
             if request.HasField("state"):
                 both = "give the position as `state` or as `sealed`, not both"
@@ -240,18 +257,19 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         if not request.HasField("state"):
             raise invalid([("state", "required field is missing")])
         msg = request.state
-        seat = msg.turn.current if requesting_seat is None else requesting_seat
         try:
-            view_of = seat if 0 <= seat < len(msg.players) else None
-            return state_from_proto(msg, view_of=view_of), None
+            game = game_of_message(msg)
+            view_of = TO_MOVE if requesting_seat is None else requesting_seat
+            state = state_from_proto(msg, view_of=view_of, game=game)
         except StateValidationError as e:
             raise invalid(
                 [("state" if f == "(root)" else f"state.{f}", p) for f, p in e.violations]
             ) from None
+        return _Position(state, game, in_member_form(msg))
 
     def _unseal(
         self, sealed: spb.Sealed, requesting_seat: int | None, roles: frozenset[int]
-    ) -> tuple[Position, _Unsealed]:
+    ) -> _Position:
         """The full state of a sealed request and its ticket, checked: the errors say which
         part of `sealed` is wrong (sealing's exceptions, mapped to their statuses)."""
         if not sealed.ticket:
@@ -276,14 +294,16 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         except sealing.SealError as e:
             raise invalid([(f"sealed.{e.field}", str(e))]) from None
         try:
-            state = state_from_proto(content.state)
+            game = game_of_message(content.state)
+            state = state_from_proto(content.state, game=game)
         except StateValidationError:  # sealed by this server: it must read
             log.exception("a sealed state of this server does not read")
             raise RpcError(grpc.StatusCode.INTERNAL, "sealed.blob: unreadable state") from None
         if self.game_store is not None:
             with _store_errors():
                 self.game_store.check(sealed_games.game_id(content.game_secret), content.sequence)
-        return state, _Unsealed(ticket, content.game_secret, content)
+        unsealed = _Unsealed(ticket, content.game_secret, content)
+        return _Position(state, game, in_member_form(content.state), unsealed)
 
     def _sealed_state(
         self,
@@ -310,7 +330,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                     unsealed.content.sequence,
                     history.sequence,
                 )
-        return self.seal_keys.seal(state_to_proto(state), unsealed.game_secret, history=history)
+        blob_state = state_to_proto(state, member_form=in_member_form(unsealed.content.state))
+        return self.seal_keys.seal(blob_state, unsealed.game_secret, history=history)
 
     def _seat(self, request, state: Position, default: int | None = None) -> int:
         """The requesting seat: it must be the seat to move and see its own hand."""
@@ -333,21 +354,20 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             raise failed_precondition(f"seat {seat} is not to move (seat {current} is)")
         return seat
 
-    def _mover_state(
-        self, request, roles: frozenset[int] = PLAYER_ONLY
-    ) -> tuple[Position, int, _Unsealed | None]:
-        """The validated state of a request made on behalf of a seat, that seat, and what a
-        sealed request's blob held (its ticket's seat is the requesting one)."""
+    def _mover_state(self, request, roles: frozenset[int] = PLAYER_ONLY) -> tuple[_Position, int]:
+        """The validated position of a request made on behalf of a seat, and that seat (a
+        sealed request's ticket's seat is the requesting one)."""
         requesting = request.seat if request.HasField("seat") else None
         if requesting is not None and requesting < 0:
             raise invalid([("seat", f"must be a seat number, got {requesting}")])
-        state, unsealed = self._resolve(request, requesting_seat=requesting, roles=roles)
+        position = self._resolve(request, requesting_seat=requesting, roles=roles)
+        unsealed = position.unsealed
         ticket_seat = None if unsealed is None else unsealed.ticket.seat
-        return state, self._seat(request, state, ticket_seat), unsealed
+        return position, self._seat(request, position.state, ticket_seat)
 
     def _plan(self, request, roles: frozenset[int] = PLAYER_ONLY) -> _Plan:
-        state, seat, unsealed = self._mover_state(request, roles)
-        game = game_of(state).name
+        position, seat = self._mover_state(request, roles)
+        state, unsealed, game = position.state, position.unsealed, position.game.name
         cfg = self.config
         limits, seed = request.limits, request.seed
         bot_game = None  # a bot ticket's call plays the move (RecommendAction)
@@ -378,12 +398,12 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             view, seat, iterations, time_s, seed, request.max_candidates, config, bot_game, preset
         )
 
-    def _action(self, request, state: Position) -> tuple[int, str]:
-        """The action id of an ApplyAction request in `state` and the field that gave it."""
+    def _action(self, request, state: Position, game: Game) -> tuple[int, str]:
+        """The action id of an ApplyAction request in `state`, a position of `game` (its
+        action space, text form and structured form), and the field that gave it."""
         which = request.WhichOneof("action")
         if which is None:
             raise invalid([("action", "required: give action_id, action_text or structured")])
-        game = game_of(state)  # its action space, text form and structured form
         num_actions = game.num_actions
         if which == "action_id":
             if not 0 <= request.action_id < num_actions:
@@ -459,21 +479,24 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         # view find every hidden card by trying seeds; docs/service.md, "Seeds").
         seed = request.seed if request.HasField("seed") else secrets.randbits(64)
         state = config.new_game(seed=seed)
+        # Positions in the game's member when the configuration's options were in it.
+        member_form = request.config.WhichOneof("options") is not None
         if request.sealed:
-            response = self._new_sealed_game(request, state)
+            response = self._new_sealed_game(request, state, member_form)
         elif request.bot_seats:
             raise invalid([("bot_seats", "only a sealed game has tickets: set `sealed`")])
         else:
-            response = spb.NewGameResponse(state=state_to_proto(state))
+            response = spb.NewGameResponse(state=state_to_proto(state, member_form=member_form))
             if request.include_views:
-                convert.add_views(response.views, state)
+                convert.add_views(response.views, state, member_form=member_form)
         if request.HasField("seed") and seed < SMALL_SEED_LIMIT:
             response.warnings.append(SMALL_SEED_WARNING.format(seed=seed))
         return response
 
-    def _new_sealed_game(self, request, state: Position) -> spb.NewGameResponse:
+    def _new_sealed_game(self, request, state: Position, member_form: bool) -> spb.NewGameResponse:
         """A sealed NewGame's answer: the sealed state, a ticket per seat (bot tickets for
-        `bot_seats`), and the player seats' views if asked; never the full state."""
+        `bot_seats`), and the player seats' views if asked; never the full state. Its
+        positions, sealed or not, in the form `member_form` says, the game's from then on."""
         bots = set(request.bot_seats)
         for i, seat in enumerate(request.bot_seats):
             if not 0 <= seat < state.n_players:
@@ -491,7 +514,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         if problems:
             raise invalid(problems)
         secret = sealing.new_game_secret()
-        start = state_to_proto(state)
+        start = state_to_proto(state, member_form=member_form)
         history = spb.SealedContent(start=start)  # the record's start; each move adds its id
         for seat in range(state.n_players):  # a bot's agent is its searches' (_bot_player)
             history.players.add(seat=seat, name=BOT_NAME if seat in bots else PERSON_NAME)
@@ -504,16 +527,18 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             ticket = sealing.mint_ticket(secret, seat, role)
             response.tickets.add(seat=seat, role=role, ticket=ticket)
             if request.include_views and role == spb.SEAT_ROLE_PLAYER:
-                response.views.add(seat=seat, state=state_to_proto(state.view(seat)))
+                view = state_to_proto(state.view(seat), member_form=member_form)
+                response.views.add(seat=seat, state=view)
         return response
 
     @rpc
     def ListLegalActions(self, request, context):
-        state, seat, _ = self._mover_state(request)
+        position, seat = self._mover_state(request)
+        state = position.state
         full = state.determinize(0) if state.is_view else state
         response = convert.legal_actions_response(seat, full)
         if request.include_descriptions:
-            describe = game_of(full).describe
+            describe = position.game.describe
             for m in response.actions:
                 m.description = describe(full, m.id)
         if request.include_effects:  # what each action surely does: from the seat's view
@@ -524,7 +549,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
 
     @rpc
     def ApplyAction(self, request, context):
-        given, unsealed = self._resolve(request, requesting_seat=None, roles=PLAYER_OR_BOT)
+        position = self._resolve(request, requesting_seat=None, roles=PLAYER_OR_BOT)
+        given, unsealed, game = position.state, position.unsealed, position.game
         if unsealed is not None:
             # A bot's move is played by the server (RecommendAction), so that its holder
             # never sees a secret move nor learns from refusals which moves are legal.
@@ -542,9 +568,9 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         # dealt to play it must not come back looking like the game's (`sampled`).
         viewer = given.viewer if given.is_view else None
         state = _world_to_play(given, request)
-        action, where = self._action(request, state)
+        action, where = self._action(request, state, game)
         # An action's message may name cards of the position it is taken in: built before.
-        applied = game_of(state).action_to_proto(state, action)
+        applied = game.action_to_proto(state, action)
         before = state.clone()  # for the effects: what the action changed
         chance = 0
         try:  # (apply checks legality itself, and leaves the rules' state as it was if not)
@@ -565,14 +591,14 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         over = state.is_terminal()
         if unsealed is not None:
             response = self._sealed_apply_response(
-                state, action, chance, applied, unsealed, request.include_views
+                state, action, chance, applied, position, request.include_views
             )
             seat = unsealed.ticket.seat  # the effects as the ticket's seat may know them
             response.effects.CopyFrom(action_effects(before, state, action, seat))
             return response
         shown = state if viewer is None else state.view(viewer)
         response = spb.ApplyActionResponse(
-            state=state_to_proto(shown),
+            state=position.to_proto(shown),
             game_over=over,
             scores=shown.scores(),
             winners=shown.winners() if over else [],
@@ -582,7 +608,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         response.effects.CopyFrom(action_effects(before, state, action, viewer))
         if request.include_views:
             if viewer is None:
-                convert.add_views(response.views, state)
+                convert.add_views(response.views, state, member_form=position.member_form)
             else:
                 response.views.add(seat=viewer).state.CopyFrom(response.state)
         return response
@@ -593,18 +619,20 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         action: int,
         chance: int,
         applied: pb.Action,
-        unsealed: _Unsealed,
+        position: _Position,
         include_views: bool,
     ) -> spb.ApplyActionResponse:
         """A sealed ApplyAction's answer (a player ticket's): the next state sealed, what is
         public (the action, scores, the end) and that seat's view."""
+        unsealed = position.unsealed
+        assert unsealed is not None
         seat = unsealed.ticket.seat
         response = spb.ApplyActionResponse(
             sealed_state=self._sealed_state(state, unsealed, action, chance),
             **_public_outcome(state, seat),
         )
         response.applied.CopyFrom(applied)
-        response.state.CopyFrom(state_to_proto(state.view(seat)))
+        response.state.CopyFrom(position.to_proto(state.view(seat)))
         if include_views:
             response.views.add(seat=seat).state.CopyFrom(response.state)
         return response
@@ -691,7 +719,9 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     def GetGameRecord(self, request, context):
         if not request.HasField("sealed"):
             raise invalid([("sealed", "required: the finished game's last blob and a ticket")])
-        state, unsealed = self._unseal(request.sealed, None, PLAYER_ONLY)
+        position = self._unseal(request.sealed, None, PLAYER_ONLY)
+        state, unsealed = position.state, position.unsealed
+        assert unsealed is not None
         if not state.is_terminal():
             raise failed_precondition(
                 "the game is not over: its record holds every hand and the deck, so it is "
@@ -723,7 +753,9 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             raise failed_precondition(
                 "this server refuses takebacks (--no-rewind): a sealed game only goes forward"
             )
-        _, unsealed = self._unseal(request.sealed, None, PLAYER_ONLY)
+        position = self._unseal(request.sealed, None, PLAYER_ONLY)
+        unsealed = position.unsealed
+        assert unsealed is not None
         seat = unsealed.ticket.seat
         if not unsealed.content.HasField("start"):
             raise failed_precondition(
@@ -739,26 +771,29 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             raise RpcError(grpc.StatusCode.INTERNAL, "sealed.blob: unplayable history") from None
         return spb.TakeBackResponse(
             sealed_state=self._seal_next(state, unsealed, history),
-            state=state_to_proto(state.view(seat)),
+            state=position.to_proto(state.view(seat)),
             takebacks=[p.takebacks for p in history.players],
         )
 
     @rpc
     def GetView(self, request, context):
         if request.HasField("sealed"):  # the ticket's seat (`seat`, if given, must be it)
-            state = self._sealed_view(request)
-            return spb.GetViewResponse(state=state_to_proto(state))
+            position = self._resolve(request, requesting_seat=_sealed_seat(request))
+            assert position.unsealed is not None
+            view = position.state.view(position.unsealed.ticket.seat)
+            return spb.GetViewResponse(state=position.to_proto(view))
         if not request.HasField("seat"):
             raise invalid([("seat", "required: the seat whose view is wanted")])
         seat = request.seat
-        state = self._load(request, requesting_seat=seat if seat >= 0 else None)
+        position = self._resolve(request, requesting_seat=seat if seat >= 0 else None)
+        state = position.state
         if not 0 <= seat < state.n_players:
             raise invalid([("seat", f"must be in 0..{state.n_players - 1}, got {seat}")])
         if state.is_view and state.viewer != seat:
             raise invalid(
                 [("seat", f"the state is seat {state.viewer}'s view; seat {seat}'s is not in it")]
             )
-        return spb.GetViewResponse(state=state_to_proto(state.view(seat)))
+        return spb.GetViewResponse(state=position.to_proto(state.view(seat)))
 
     @rpc
     def RenderPosition(self, request, context):
@@ -768,7 +803,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             seat = None
         else:
             requesting = seat if seat is None or seat >= 0 else None
-            state = self._load(request, requesting_seat=requesting)
+            state = self._resolve(request, requesting_seat=requesting).state
         if seat is not None:
             if not 0 <= seat < state.n_players:
                 raise invalid([("seat", f"must be in 0..{state.n_players - 1}, got {seat}")])
@@ -781,12 +816,9 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
 
     def _sealed_view(self, request) -> Position:
         """The view of a sealed request's ticket's seat (a player ticket's)."""
-        seat = request.seat if request.HasField("seat") else None
-        if seat is not None and seat < 0:
-            raise invalid([("seat", f"must be a seat number, got {seat}")])
-        state, unsealed = self._resolve(request, requesting_seat=seat)
-        assert unsealed is not None
-        return state.view(unsealed.ticket.seat)
+        position = self._resolve(request, requesting_seat=_sealed_seat(request))
+        assert position.unsealed is not None
+        return position.state.view(position.unsealed.ticket.seat)
 
     @rpc
     def GetEngineInfo(self, request, context):
@@ -797,6 +829,14 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             search_slots=cfg.search_slots,
             no_rewind=self.game_store is not None,
         )
+
+
+def _sealed_seat(request) -> int | None:
+    """The seat a sealed request names (its ticket's must be it), if any."""
+    seat = request.seat if request.HasField("seat") else None
+    if seat is not None and seat < 0:
+        raise invalid([("seat", f"must be a seat number, got {seat}")])
+    return seat
 
 
 def _bot_search(request, unsealed: _Unsealed) -> tuple[pb.SearchLimits, int]:

@@ -1,0 +1,139 @@
+"""The service answers in the form it is asked in (docs/state-json.md, "Two forms"): a
+request whose Council of Four position (or NewGame config) uses the members
+``council_of_four`` gets its positions back in the members; one in the deprecated top-level
+form gets that form (the service goldens hold those answers byte for byte)."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+from google.protobuf import json_format
+from server_helpers import played, violations
+
+from council.engine import GameConfig, State
+from council.engine.serialize import state_from_proto, state_to_proto
+from council.v1 import game_pb2 as pb
+from council.v1 import service_pb2 as spb
+
+
+def _in_members(msg: pb.GameState) -> bool:
+    """Every part in its member, none in the deprecated fields."""
+    deprecated = (msg.HasField("board"), bool(msg.players), msg.HasField("turn"))
+    return (
+        msg.HasField("council_of_four")
+        and msg.config.HasField("council_of_four")
+        and (not any(deprecated))
+    )
+
+
+def _member_config(players: int) -> pb.GameConfig:
+    config = pb.GameConfig(players=players)
+    config.council_of_four.SetInParent()  # the default rule variants, in the member
+    return config
+
+
+def test_new_game_answers_in_the_form_of_its_config(stub):
+    member = stub.NewGame(spb.NewGameRequest(config=_member_config(3), seed=11, include_views=True))
+    deprecated = stub.NewGame(
+        spb.NewGameRequest(config=pb.GameConfig(players=3), seed=11, include_views=True)
+    )
+    expected = State.new_game(GameConfig(players=3), seed=11)
+    assert _in_members(member.state) and all(_in_members(v.state) for v in member.views)
+    assert member.state == state_to_proto(expected, member_form=True)
+    assert deprecated.state == state_to_proto(expected)
+    assert not deprecated.state.HasField("council_of_four")
+    for new, old in zip(member.views, deprecated.views, strict=True):
+        assert state_from_proto(new.state) == state_from_proto(old.state)
+
+
+def test_apply_action_answers_in_the_form_of_its_state(stub):
+    state = played(3, seed=4, actions=20)
+    action = state.legal_actions()[0]
+    member = stub.ApplyAction(
+        spb.ApplyActionRequest(
+            state=state_to_proto(state, member_form=True), action_id=action, include_views=True
+        )
+    )
+    deprecated = stub.ApplyAction(
+        spb.ApplyActionRequest(state=state_to_proto(state), action_id=action, include_views=True)
+    )
+    after = state.child(action)
+    assert member.state == state_to_proto(after, member_form=True)
+    assert deprecated.state == state_to_proto(after)
+    assert [v.state for v in member.views] == [
+        state_to_proto(after.view(s), member_form=True) for s in range(3)
+    ]
+    assert member.applied == deprecated.applied and member.effects == deprecated.effects
+
+
+def test_a_partial_state_in_the_members_is_the_seat_to_moves_view(stub):
+    state = played(4, seed=9, actions=30)
+    mover = state.current_player
+    msg = state_to_proto(state, member_form=True)
+    for seat, player in enumerate(msg.council_of_four.players):
+        if seat != mover:
+            player.ClearField("hand")
+    limits = pb.SearchLimits(iterations=50)
+    member = stub.RecommendAction(spb.RecommendActionRequest(state=msg, limits=limits, seed=3))
+    view = stub.RecommendAction(
+        spb.RecommendActionRequest(state=state_to_proto(state.view(mover)), limits=limits, seed=3)
+    )
+    assert member.result.action == view.result.action and member.result.seat == mover
+    listed = stub.ListLegalActions(spb.ListLegalActionsRequest(state=msg))
+    assert [a.id for a in listed.actions] == state.legal_actions()
+    got = stub.GetView(spb.GetViewRequest(state=msg, seat=mover)).state
+    assert got == state_to_proto(state.view(mover), member_form=True)
+
+
+def test_a_sealed_game_keeps_the_form_of_its_new_game(stub):
+    seed = 2**40 + 5
+    first = State.new_game(GameConfig(players=2), seed=seed).legal_actions()[0]
+    for config, member_form in ((_member_config(2), True), (pb.GameConfig(players=2), False)):
+        new = stub.NewGame(spb.NewGameRequest(config=config, seed=seed, sealed=True))
+        ticket = new.tickets[0].ticket
+        sealed = spb.Sealed(blob=new.sealed_state, ticket=ticket)
+        view = stub.GetView(spb.GetViewRequest(sealed=sealed)).state
+        assert _in_members(view) is member_form
+        applied = stub.ApplyAction(spb.ApplyActionRequest(sealed=sealed, action_id=first))
+        assert _in_members(applied.state) is member_form
+        sealed = spb.Sealed(blob=applied.sealed_state, ticket=ticket)
+        back = stub.TakeBack(spb.TakeBackRequest(sealed=sealed, to_move=0))
+        assert _in_members(back.state) is member_form
+        assert state_from_proto(back.state) == state_from_proto(view)
+
+
+def test_errors_name_the_field_in_the_form_the_request_used(stub):
+    msg = state_to_proto(played(2, seed=6, actions=10), member_form=True)
+    msg.council_of_four.players[1].coins = 99
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.ListLegalActions(spb.ListLegalActionsRequest(state=msg))
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert violations(refused.value) == [
+        ("state.council_of_four.players[1].coins", "must be in 0..20, got 99")
+    ]
+    msg.council_of_four.players[1].coins = 1
+    msg.turn.SetInParent()
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.ListLegalActions(spb.ListLegalActionsRequest(state=msg))
+    assert violations(refused.value) == [
+        ("state.turn", "deprecated form of council_of_four.turn: give only the member")
+    ]
+    both = _member_config(2)
+    both.max_coins = 20
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.NewGame(spb.NewGameRequest(config=both, seed=2**40))
+    assert violations(refused.value) == [
+        (
+            "config.max_coins",
+            "deprecated form of config.council_of_four.max_coins: give only the member",
+        )
+    ]
+
+
+def test_the_member_form_in_json_is_what_a_connect_client_sends(stub):
+    state = played(2, seed=8, actions=12)
+    obj = json_format.MessageToDict(state_to_proto(state, member_form=True))
+    assert "councilOfFour" in obj and "board" not in obj
+    msg = json_format.ParseDict(obj, pb.GameState())
+    response = stub.GetView(spb.GetViewRequest(state=msg, seat=1))
+    assert response.state == state_to_proto(state.view(1), member_form=True)
