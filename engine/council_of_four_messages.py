@@ -8,12 +8,14 @@ still read and written for one version (docs/state-json.md, "Two forms"). The me
 numbered as the deprecated fields, so a member's bytes are those fields' bytes.
 
 The compiled reader and writer (``_document.pyx``) work on the deprecated form; this module
-converts the member form to and from it, and names a problem by the field the message used
-(``council_of_four.players[1].coins`` in the member form, ``players[1].coins`` in the other).
+reads the member form through it (``council.engine.members`` converts), naming a problem by
+the field the message used (``council_of_four.players[1].coins`` in the member form,
+``players[1].coins`` in the other).
 
 >>> from council.engine import GameConfig, State
 >>> state = State.new_game(GameConfig(players=2), seed=1)
->>> msg = to_member_form(write_state(state))
+>>> from council.engine.members import to_members
+>>> msg = to_members(write_state(state), "council_of_four")
 >>> msg.HasField("board"), msg.council_of_four.players[1].coins, msg.config.council_of_four.layout
 (False, 11, 'ABA')
 >>> read(msg, -1)[0] == state
@@ -28,6 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from council.engine._document import read_state, write_state
+from council.engine.members import both_forms_problems, from_members
 from council.v1 import council_of_four_pb2 as cof_pb
 from council.v1 import game_pb2 as pb
 
@@ -35,9 +38,8 @@ __all__ = [
     "DEPRECATED_STATE_FIELDS",
     "OPTION_FIELDS",
     "TO_MOVE",
-    "in_member_form",
+    "asks_member_form",
     "read",
-    "to_member_form",
     "write_state",
 ]
 
@@ -50,74 +52,25 @@ MEMBER = "council_of_four"  # the member's name in GameState.position and GameCo
 TO_MOVE = -2
 
 
-def in_member_form(msg: pb.GameState) -> bool:
-    """Whether a position names its game's part by a member (``GameState.position``, or
-    ``GameConfig.options``) rather than by the deprecated top-level fields: the form the
-    service answers in (every other game's position is always in the member form)."""
-    return msg.WhichOneof("position") is not None or msg.config.WhichOneof("options") is not None
-
-
-def to_member_form(msg: pb.GameState) -> pb.GameState:
-    """Move a Council of Four position written in the deprecated form into its members (in
-    place; returned). A message of another game is left as it is."""
-    if msg.HasField("board") or len(msg.players) or msg.HasField("turn"):
-        part = msg.council_of_four
-        part.SetInParent()
-        for name in DEPRECATED_STATE_FIELDS:
-            field = getattr(msg, name)
-            if name == "players":
-                part.players.extend(field)
-            elif msg.HasField(name):
-                getattr(part, name).CopyFrom(field)
-            msg.ClearField(name)
-    config = msg.config
-    if any(config.HasField(name) for name in OPTION_FIELDS):
-        options = config.council_of_four
-        options.SetInParent()
-        for name in OPTION_FIELDS:
-            if config.HasField(name):
-                setattr(options, name, getattr(config, name))
-                config.ClearField(name)
-    return msg
-
-
-def options_problems(config: pb.GameConfig, path: str = "config") -> list[tuple[str, str]]:
-    """A rule variant given in both forms (``config.layout`` beside
-    ``config.council_of_four``): refused, naming the deprecated field."""
-    if not config.HasField(MEMBER):
-        return []
-    return [
-        (f"{path}.{name}", f"deprecated form of {path}.{MEMBER}.{name}: give only the member")
-        for name in OPTION_FIELDS
-        if config.HasField(name)
-    ]
+def asks_member_form(msg: pb.GameState) -> bool:
+    """Whether a message gives Council of Four's position or options in their members
+    (``council_of_four``) rather than the deprecated fields: the service then answers in the
+    member form, its actions and effects included (docs/state-json.md, "Two forms")."""
+    return msg.HasField(MEMBER) or msg.config.HasField(MEMBER)
 
 
 def read(msg: pb.GameState, view_of: int) -> tuple[Any, list[tuple[str, str]]]:
-    """Game.read of Council of Four: the position of a message in either form (both at once
-    is refused), and its problems named by the fields the message used. ``view_of``: -1, a
-    seat, or TO_MOVE; a full state whose other seats' hands are absent is read as that
+    """Game.read of Council of Four: the position of a message in either form (a part in
+    both is refused), and its problems named by the fields the message used. ``view_of``:
+    -1, a seat, or TO_MOVE; a full state whose other seats' hands are absent is read as that
     seat's view (a seat the position does not have reads it as it is)."""
-    member, options = msg.HasField(MEMBER), msg.config.HasField(MEMBER)
-    found = options_problems(msg.config)
-    if member:
-        found += [
-            (name, f"deprecated form of {MEMBER}.{name}: give only the member")
-            for name in DEPRECATED_STATE_FIELDS
-            if (len(msg.players) if name == "players" else msg.HasField(name))
-        ]
+    found = both_forms_problems(msg.config, "config.") + both_forms_problems(msg)
     if found:
         return None, found
-    legacy = msg
-    if member or options:  # the compiled reader reads the deprecated form: splice the bytes
-        legacy = pb.GameState()
-        legacy.CopyFrom(msg)
-        if member:
-            legacy.ClearField(MEMBER)
-            legacy.MergeFromString(msg.council_of_four.SerializeToString())
-        if options:
-            legacy.config.ClearField(MEMBER)
-            legacy.config.MergeFromString(msg.config.council_of_four.SerializeToString())
+    member, options = msg.HasField(MEMBER), msg.config.HasField(MEMBER)
+    legacy = from_members(msg)  # the compiled reader reads the deprecated form
+    if options:
+        legacy.config.CopyFrom(from_members(msg.config))
     seat = legacy.turn.current if view_of == TO_MOVE else view_of
     state, found = read_state(legacy, seat if 0 <= seat < len(legacy.players) else -1)
     if member or options:

@@ -44,13 +44,9 @@ from council.engine import Position
 from council.engine._document import FORMAT
 from council.engine._status import problems
 from council.engine.config import GameConfig, TheCouncilConfig
-from council.engine.council_of_four_messages import (
-    DEPRECATED_STATE_FIELDS,
-    OPTION_FIELDS,
-    TO_MOVE,
-    to_member_form,
-)
+from council.engine.council_of_four_messages import DEPRECATED_STATE_FIELDS, OPTION_FIELDS, TO_MOVE
 from council.engine.games import Game, all_games, game_of, game_of_proto
+from council.engine.members import to_members
 from council.v1 import game_pb2 as pb
 
 if TYPE_CHECKING:
@@ -106,8 +102,9 @@ def state_to_proto(state: Position, *, member_form: bool = False) -> pb.GameStat
     and GameConfig's rule variants) unless ``member_form``: then in its members
     ``council_of_four`` (docs/state-json.md, "Two forms"). Every other game's is always in
     its member."""
-    msg = game_of(state).write(state)
-    return to_member_form(msg) if member_form else msg
+    game = game_of(state)
+    msg = game.write(state)
+    return to_members(msg, game.module_name) if member_form else msg
 
 
 def game_of_message(msg: pb.GameState) -> Game:

@@ -26,9 +26,10 @@ import grpc
 
 from council.engine import IllegalActionError, Position
 from council.engine.actions import StructuredActionError
-from council.engine.council_of_four_messages import in_member_form
+from council.engine.council_of_four_messages import asks_member_form
 from council.engine.effects import action_effects, known_effects, public_effects
 from council.engine.games import Game, default_game, game_of
+from council.engine.members import both_forms_problems, from_members, to_members
 from council.engine.record import record_of
 from council.engine.serialize import (
     TO_MOVE,
@@ -101,6 +102,9 @@ class _Plan:
     # A bot ticket's call: the full state its move is played on, and its game.
     bot_game: tuple[Position, _Unsealed] | None = None
     preset: str = ""  # the metrics' name of its budget (council.server.metrics.preset_label)
+    # The request's position in its game's member: the name of the members its answer's
+    # actions are written in (to_members); "" for the deprecated form.
+    members: str = ""
 
     def result_proto(
         self, result: SearchResult, time_s: float, reason: pb.StopReason
@@ -108,7 +112,7 @@ class _Plan:
         """The SearchResult message of this request's search, run with `time_s` seconds."""
         if self.bot_game is not None:  # nothing of the seat's hand: RecommendAction adds
             return pb.SearchResult(seat=self.seat)  # the move played, in its public form
-        return convert.search_result_proto(
+        proto = convert.search_result_proto(
             result,
             view=self.view,
             seat=self.seat,
@@ -117,6 +121,7 @@ class _Plan:
             time_budget_s=time_s,
             stop_reason=reason,
         )
+        return to_members(proto, self.members) if self.members else proto
 
 
 @dataclass(frozen=True)
@@ -147,15 +152,24 @@ class _Position:
 
     state: Position
     game: Game
-    # Replies write the position in its game's member (GameState.council_of_four) rather than
-    # the deprecated top-level fields: the form of the request's position (a sealed game's:
-    # of its blob, the form its NewGame was asked in). docs/state-json.md, "Two forms".
+    # Replies write Council of Four's position, actions and effects in their members
+    # (council_of_four) rather than the deprecated fields: the request did (a sealed game's:
+    # its blob, the form its NewGame was asked in). docs/state-json.md, "Two forms".
     member_form: bool
     unsealed: _Unsealed | None = None
 
     def to_proto(self, state: Position) -> pb.GameState:
         """A position of this request's game, in the form its replies use."""
         return state_to_proto(state, member_form=self.member_form)
+
+    @property
+    def members(self) -> str:
+        """The member its replies write the game's fields in ("": the deprecated form)."""
+        return self.game.module_name if self.member_form else ""
+
+    def answer(self, response):
+        """A reply, its game's fields (actions, effects, positions) in the request's form."""
+        return to_members(response, self.game.module_name) if self.member_form else response
 
 
 class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
@@ -265,7 +279,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             raise invalid(
                 [("state" if f == "(root)" else f"state.{f}", p) for f, p in e.violations]
             ) from None
-        return _Position(state, game, in_member_form(msg))
+        return _Position(state, game, asks_member_form(msg))
 
     def _unseal(
         self, sealed: spb.Sealed, requesting_seat: int | None, roles: frozenset[int]
@@ -303,7 +317,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             with _store_errors():
                 self.game_store.check(sealed_games.game_id(content.game_secret), content.sequence)
         unsealed = _Unsealed(ticket, content.game_secret, content)
-        return _Position(state, game, in_member_form(content.state), unsealed)
+        return _Position(state, game, asks_member_form(content.state), unsealed)
 
     def _sealed_state(
         self,
@@ -330,7 +344,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                     unsealed.content.sequence,
                     history.sequence,
                 )
-        blob_state = state_to_proto(state, member_form=in_member_form(unsealed.content.state))
+        blob_state = state_to_proto(state, member_form=asks_member_form(unsealed.content.state))
         return self.seal_keys.seal(blob_state, unsealed.game_secret, history=history)
 
     def _seat(self, request, state: Position, default: int | None = None) -> int:
@@ -395,7 +409,16 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             config = replace(config, **settings)
         preset = preset_label(limits, cfg.default_preset)
         return _Plan(
-            view, seat, iterations, time_s, seed, request.max_candidates, config, bot_game, preset
+            view,
+            seat,
+            iterations,
+            time_s,
+            seed,
+            request.max_candidates,
+            config,
+            bot_game,
+            preset,
+            position.members,
         )
 
     def _action(self, request, state: Position, game: Game) -> tuple[int, str]:
@@ -416,11 +439,28 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 return state.action_from_text(request.action_text), "action_text"
             except ValueError as e:
                 raise invalid([("action_text", str(e))]) from None
+        structured = request.structured  # its game's fields in either form (engine.members)
+        member = structured.WhichOneof("structured")
+        found = both_forms_problems(structured, "structured.")
+        if member is not None and member != game.module_name:
+            problem = f"another game's fields: the position is {game.display_name}'s"
+            found.append((f"structured.{member}", problem))
+        if found:
+            raise invalid(found)
         try:
-            return game.action_from_proto(state, request.structured), "structured"
+            return game.action_from_proto(state, from_members(structured)), "structured"
         except StructuredActionError as e:
+            own = () if member is None else getattr(structured, member).DESCRIPTOR.fields_by_name
             raise invalid(
-                [(f"structured.{f}" if f else "structured", p) for f, p in e.violations]
+                [
+                    (
+                        f"structured.{member}.{f}"
+                        if f.split(".")[0] in own
+                        else (f"structured.{f}" if f else "structured"),
+                        p,
+                    )
+                    for f, p in e.violations
+                ]
             ) from None
 
     # -- running searches --------------------------------------------------------------
@@ -479,8 +519,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         # view find every hidden card by trying seeds; docs/service.md, "Seeds").
         seed = request.seed if request.HasField("seed") else secrets.randbits(64)
         state = config.new_game(seed=seed)
-        # Positions in the game's member when the configuration's options were in it.
-        member_form = request.config.WhichOneof("options") is not None
+        # The member form when the configuration's options were in their member.
+        member_form = request.config.HasField("council_of_four")
         if request.sealed:
             response = self._new_sealed_game(request, state, member_form)
         elif request.bot_seats:
@@ -545,7 +585,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             known = known_effects(state, seat)
             for m in response.actions:
                 m.effects.CopyFrom(known[m.id])
-        return response
+        return position.answer(response)
 
     @rpc
     def ApplyAction(self, request, context):
@@ -595,7 +635,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             )
             seat = unsealed.ticket.seat  # the effects as the ticket's seat may know them
             response.effects.CopyFrom(action_effects(before, state, action, seat))
-            return response
+            return position.answer(response)
         shown = state if viewer is None else state.view(viewer)
         response = spb.ApplyActionResponse(
             state=position.to_proto(shown),
@@ -611,7 +651,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 convert.add_views(response.views, state, member_form=position.member_form)
             else:
                 response.views.add(seat=viewer).state.CopyFrom(response.state)
-        return response
+        return position.answer(response)
 
     def _sealed_apply_response(
         self,
@@ -651,7 +691,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         if plan.bot_game is None:
             return spb.RecommendActionResponse(result=proto)
         player = _bot_player(plan, timed=False)  # (a bot's budget is its preset's)
-        return self._play_bot_move(plan.bot_game, proto, result.action, player)
+        response = self._play_bot_move(plan.bot_game, proto, result.action, player)
+        return to_members(response, plan.members) if plan.members else response
 
     def _play_bot_move(
         self,

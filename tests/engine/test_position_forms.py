@@ -13,6 +13,7 @@ from google.protobuf import json_format
 from council.engine import GameConfig, State
 from council.engine.council_of_four_messages import DEPRECATED_STATE_FIELDS, OPTION_FIELDS
 from council.engine.games import game_named
+from council.engine.members import both_forms_problems, from_members, to_members
 from council.engine.serialize import (
     TO_MOVE,
     StateValidationError,
@@ -186,3 +187,35 @@ def test_a_config_reads_in_either_form_and_not_in_both():
     with pytest.raises(StateValidationError) as refused:
         config_from_proto(kuhn)
     assert [f for f, _ in refused.value.violations] == ["config.council_of_four"]
+
+
+@pytest.mark.parametrize("name", ["council-of-four", "the-council", "kuhn-poker", "leduc-poker"])
+def test_every_games_actions_and_effects_convert_to_their_members_and_back(name):
+    game = game_named(name)
+    member = game.module_name
+    chooser = random.Random(3)
+    own_changes = 0
+    state = game.new_game(seed=0)
+    for step in range(40):  # a new deal whenever a game ends (the pokers' are short)
+        if state.is_terminal():
+            state = game.new_game(seed=step)
+        action = chooser.choice(state.legal_actions())
+        message = game.action_to_proto(state, action)
+        before = state.clone()
+        state.apply(action)
+        effects = game.effects(before, state, action, None, False)
+        converted = to_members(_copy(message), member)
+        assert converted.WhichOneof("structured") in (None, member)
+        assert from_members(converted) == message and both_forms_problems(converted) == []
+        converted = to_members(_copy(effects), member)
+        for old, new in zip(effects.seats, converted.seats, strict=True):
+            assert new.WhichOneof("game") in (None, member) and both_forms_problems(new) == []
+            assert from_members(new) == old
+            own_changes += new.HasField(member)
+    assert own_changes > 0  # some seat's changes were the game's own
+
+
+def _copy(msg):
+    out = type(msg)()
+    out.CopyFrom(msg)
+    return out

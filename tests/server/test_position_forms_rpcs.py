@@ -11,6 +11,7 @@ from google.protobuf import json_format
 from server_helpers import played, violations
 
 from council.engine import GameConfig, State
+from council.engine.members import to_members
 from council.engine.serialize import state_from_proto, state_to_proto
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
@@ -63,7 +64,58 @@ def test_apply_action_answers_in_the_form_of_its_state(stub):
     assert [v.state for v in member.views] == [
         state_to_proto(after.view(s), member_form=True) for s in range(3)
     ]
-    assert member.applied == deprecated.applied and member.effects == deprecated.effects
+    # Its action and effects too: each game's fields in its member, the same values.
+    assert member.applied == to_members(_copy(deprecated.applied), "council_of_four")
+    assert member.effects == to_members(_copy(deprecated.effects), "council_of_four")
+    assert member.effects.seats and all(
+        not seat.coins and seat.WhichOneof("game") in (None, "council_of_four")
+        for seat in member.effects.seats
+    )
+
+
+def _copy(msg):
+    out = type(msg)()
+    out.CopyFrom(msg)
+    return out
+
+
+def test_actions_in_the_member_form(stub):
+    state = played(2, seed=3, actions=0)
+    msg = state_to_proto(state, member_form=True)
+    listed = stub.ListLegalActions(spb.ListLegalActionsRequest(state=msg, include_effects=True))
+    old = stub.ListLegalActions(
+        spb.ListLegalActionsRequest(state=state_to_proto(state), include_effects=True)
+    )
+    assert [to_members(_copy(a), "council_of_four") for a in old.actions] == list(listed.actions)
+    elect = next(a for a in listed.actions if a.kind == pb.ACTION_KIND_ELECT)
+    assert elect.council_of_four.HasField("balcony") and not elect.HasField("balcony")
+    # A structured action in the member form is read; in both forms it is refused.
+    structured = pb.Action(kind=pb.ACTION_KIND_ELECT)
+    structured.council_of_four.CopyFrom(elect.council_of_four)
+    applied = stub.ApplyAction(spb.ApplyActionRequest(state=msg, structured=structured))
+    elect.ClearField("effects")
+    assert applied.applied == elect
+    structured.balcony = elect.council_of_four.balcony
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.ApplyAction(spb.ApplyActionRequest(state=msg, structured=structured))
+    assert violations(refused.value) == [
+        (
+            "structured.balcony",
+            "deprecated form of structured.council_of_four.balcony: give only the member",
+        )
+    ]
+    structured.ClearField("balcony")
+    structured.council_of_four.balcony = 7
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.ApplyAction(spb.ApplyActionRequest(state=msg, structured=structured))
+    assert [f for f, _ in violations(refused.value)] == ["structured.council_of_four.balcony"]
+    structured = pb.Action(kind=pb.ACTION_KIND_PICK)
+    structured.the_council.card = "The Author"
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.ApplyAction(spb.ApplyActionRequest(state=msg, structured=structured))
+    assert violations(refused.value) == [
+        ("structured.the_council", "another game's fields: the position is Council of Four's")
+    ]
 
 
 def test_a_partial_state_in_the_members_is_the_seat_to_moves_view(stub):
@@ -78,7 +130,11 @@ def test_a_partial_state_in_the_members_is_the_seat_to_moves_view(stub):
     view = stub.RecommendAction(
         spb.RecommendActionRequest(state=state_to_proto(state.view(mover)), limits=limits, seed=3)
     )
-    assert member.result.action == view.result.action and member.result.seat == mover
+    expected = to_members(_copy(view.result), "council_of_four")
+    for result in (member.result, expected):  # (the search's wall time differs)
+        result.stats.ClearField("elapsed")
+    assert member.result == expected
+    assert member.result.action.HasField("council_of_four") and member.result.seat == mover
     listed = stub.ListLegalActions(spb.ListLegalActionsRequest(state=msg))
     assert [a.id for a in listed.actions] == state.legal_actions()
     got = stub.GetView(spb.GetViewRequest(state=msg, seat=mover)).state
