@@ -158,17 +158,14 @@ class _Position:
     member_form: bool
     unsealed: _Unsealed | None = None
 
-    def to_proto(self, state: Position) -> pb.GameState:
-        """A position of this request's game, in the form its replies use."""
-        return state_to_proto(state, member_form=self.member_form)
-
     @property
     def members(self) -> str:
         """The member its replies write the game's fields in ("": the deprecated form)."""
         return self.game.module_name if self.member_form else ""
 
     def answer(self, response):
-        """A reply, its game's fields (actions, effects, positions) in the request's form."""
+        """A reply, written in the deprecated form, in the request's: its game's fields
+        (positions, actions, effects) moved into their members where the request used them."""
         return to_members(response, self.game.module_name) if self.member_form else response
 
 
@@ -526,17 +523,17 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         elif request.bot_seats:
             raise invalid([("bot_seats", "only a sealed game has tickets: set `sealed`")])
         else:
-            response = spb.NewGameResponse(state=state_to_proto(state, member_form=member_form))
+            response = spb.NewGameResponse(state=state_to_proto(state))
             if request.include_views:
-                convert.add_views(response.views, state, member_form=member_form)
+                convert.add_views(response.views, state)
         if request.HasField("seed") and seed < SMALL_SEED_LIMIT:
             response.warnings.append(SMALL_SEED_WARNING.format(seed=seed))
-        return response
+        return to_members(response, game_of(state).module_name) if member_form else response
 
     def _new_sealed_game(self, request, state: Position, member_form: bool) -> spb.NewGameResponse:
         """A sealed NewGame's answer: the sealed state, a ticket per seat (bot tickets for
-        `bot_seats`), and the player seats' views if asked; never the full state. Its
-        positions, sealed or not, in the form `member_form` says, the game's from then on."""
+        `bot_seats`), and the player seats' views if asked; never the full state. The sealed
+        state in the form `member_form` says: the game's replies' from then on."""
         bots = set(request.bot_seats)
         for i, seat in enumerate(request.bot_seats):
             if not 0 <= seat < state.n_players:
@@ -567,8 +564,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             ticket = sealing.mint_ticket(secret, seat, role)
             response.tickets.add(seat=seat, role=role, ticket=ticket)
             if request.include_views and role == spb.SEAT_ROLE_PLAYER:
-                view = state_to_proto(state.view(seat), member_form=member_form)
-                response.views.add(seat=seat, state=view)
+                response.views.add(seat=seat, state=state_to_proto(state.view(seat)))
         return response
 
     @rpc
@@ -638,7 +634,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             return position.answer(response)
         shown = state if viewer is None else state.view(viewer)
         response = spb.ApplyActionResponse(
-            state=position.to_proto(shown),
+            state=state_to_proto(shown),
             game_over=over,
             scores=shown.scores(),
             winners=shown.winners() if over else [],
@@ -648,7 +644,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         response.effects.CopyFrom(action_effects(before, state, action, viewer))
         if request.include_views:
             if viewer is None:
-                convert.add_views(response.views, state, member_form=position.member_form)
+                convert.add_views(response.views, state)
             else:
                 response.views.add(seat=viewer).state.CopyFrom(response.state)
         return position.answer(response)
@@ -672,7 +668,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             **_public_outcome(state, seat),
         )
         response.applied.CopyFrom(applied)
-        response.state.CopyFrom(position.to_proto(state.view(seat)))
+        response.state.CopyFrom(state_to_proto(state.view(seat)))
         if include_views:
             response.views.add(seat=seat).state.CopyFrom(response.state)
         return response
@@ -810,10 +806,12 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         except (StateValidationError, IllegalActionError):  # sealed by this server: it plays
             log.exception("a sealed game's history does not replay")
             raise RpcError(grpc.StatusCode.INTERNAL, "sealed.blob: unplayable history") from None
-        return spb.TakeBackResponse(
-            sealed_state=self._seal_next(state, unsealed, history),
-            state=position.to_proto(state.view(seat)),
-            takebacks=[p.takebacks for p in history.players],
+        return position.answer(
+            spb.TakeBackResponse(
+                sealed_state=self._seal_next(state, unsealed, history),
+                state=state_to_proto(state.view(seat)),
+                takebacks=[p.takebacks for p in history.players],
+            )
         )
 
     @rpc
@@ -822,7 +820,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             position = self._resolve(request, requesting_seat=_sealed_seat(request))
             assert position.unsealed is not None
             view = position.state.view(position.unsealed.ticket.seat)
-            return spb.GetViewResponse(state=position.to_proto(view))
+            return position.answer(spb.GetViewResponse(state=state_to_proto(view)))
         if not request.HasField("seat"):
             raise invalid([("seat", "required: the seat whose view is wanted")])
         seat = request.seat
@@ -834,7 +832,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             raise invalid(
                 [("seat", f"the state is seat {state.viewer}'s view; seat {seat}'s is not in it")]
             )
-        return spb.GetViewResponse(state=position.to_proto(state.view(seat)))
+        return position.answer(spb.GetViewResponse(state=state_to_proto(state.view(seat))))
 
     @rpc
     def RenderPosition(self, request, context):
