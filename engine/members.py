@@ -40,18 +40,14 @@ def to_members(msg: Any, member: str) -> Any:
     """`msg` with every message inside it (itself included) that has game members written in
     the member form: the deprecated fields that `member` (a game's module name) has moved
     into it. In place; returned. A message without such a member is left as it is."""
-    for field, value in msg.ListFields():
-        if field.message_type is None or field.message_type.GetOptions().map_entry:
+    fields = msg.ListFields()
+    for field, value in fields:
+        if field.message_type is None or not _may_hold_members(field.message_type):
             continue
         for item in value if field.is_repeated else (value,):
             to_members(item, member)
-    oneof = GAME_ONEOFS.get(msg.DESCRIPTOR.full_name)
-    if oneof is None or member not in _member_names(msg.DESCRIPTOR, oneof):
-        return msg
-    own = _member_fields(msg, member)
-    moved = [
-        (f, v) for f, v in msg.ListFields() if f.name in own and own[f.name].number == f.number
-    ]
+    own = _own_fields(msg.DESCRIPTOR, member)
+    moved = [(f, v) for f, v in fields if own.get(f.name) == f.number] if own else ()
     if moved:
         part = getattr(msg, member)
         part.SetInParent()
@@ -66,8 +62,36 @@ def to_members(msg: Any, member: str) -> Any:
     return msg
 
 
-def _member_names(descriptor: Any, oneof: str) -> set[str]:
-    return {f.name for f in descriptor.oneofs_by_name[oneof].fields}
+# Message full name -> whether it or a message inside it has games' members (the walk of
+# to_members skips the others: a position's board, a search's statistics).
+_MAY_HOLD: dict[str, bool] = {}
+
+
+def _may_hold_members(descriptor: Any) -> bool:
+    name = descriptor.full_name
+    if name not in _MAY_HOLD:
+        _MAY_HOLD[name] = False  # (while it is being found: a message inside itself)
+        _MAY_HOLD[name] = name in GAME_ONEOFS or any(
+            _may_hold_members(f.message_type)
+            for f in descriptor.fields
+            if f.message_type is not None
+        )
+    return _MAY_HOLD[name]
+
+
+# (message full name, member) -> the member's fields by name and number ({}: no such member).
+_OWN: dict[tuple[str, str], dict[str, int]] = {}
+
+
+def _own_fields(descriptor: Any, member: str) -> dict[str, int]:
+    key = (descriptor.full_name, member)
+    if key not in _OWN:
+        oneof = GAME_ONEOFS.get(descriptor.full_name)
+        members = () if oneof is None else descriptor.oneofs_by_name[oneof].fields
+        _OWN[key] = {
+            f.name: f.number for m in members if m.name == member for f in m.message_type.fields
+        }
+    return _OWN[key]
 
 
 def _member_fields(msg: Any, member: str) -> Any:
