@@ -95,7 +95,8 @@ class Game:
     describe: Callable[[Any, int], str]  # what an action does (ListLegalActions)
     render_text: Callable[[Any], str]
     render_svg: Callable[[Any], str]
-    # GameInfo's facts of this game beyond the common ones (its cards, ...) by field name.
+    # GameInfo's facts of this game beyond the common ones (its cards, ...) by field name:
+    # GameInfo's deprecated top-level names, which name its member's fields too (.facts).
     info: Callable[[], dict[str, Any]]
     # The command line's demo: the label of where a game stands ("turn  12"), and whether an
     # action is routine (printed only with --verbose).

@@ -1,8 +1,8 @@
 """The two forms of the messages that hold one game's fields (docs/state-json.md, "Two forms").
 
-``GameState``, ``GameConfig``, ``Action`` and ``SeatEffects`` each have a ``oneof`` whose
-members are named after the games (``council_of_four``, ``the_council``, ...; a game's
-``Game.module_name``), each its game's own message (in its own ``.proto``). Before the
+``GameState``, ``GameConfig``, ``Action``, ``SeatEffects`` and ``GameInfo`` each have a
+``oneof`` whose members are named after the games (``council_of_four``, ``the_council``, ...;
+a game's ``Game.module_name``), each its game's own message (in its own ``.proto``). Before the
 members, the same fields sat at the top of the shared message; they are deprecated, read
 and written for one more version. Each member is numbered as the deprecated fields it
 replaces, so a member's bytes are those fields' bytes, and converting between the forms
@@ -33,6 +33,7 @@ GAME_ONEOFS = {
     pb.GameConfig.DESCRIPTOR.full_name: "options",
     pb.Action.DESCRIPTOR.full_name: "structured",
     pb.SeatEffects.DESCRIPTOR.full_name: "game",
+    "council.v1.GameInfo": "facts",  # (service.proto's: no layer below the server imports it)
 }
 
 

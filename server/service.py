@@ -28,7 +28,7 @@ from council.engine import IllegalActionError, Position
 from council.engine.actions import StructuredActionError
 from council.engine.council_of_four_messages import asks_member_form
 from council.engine.effects import action_effects, known_effects, public_effects
-from council.engine.games import Game, default_game, game_of
+from council.engine.games import Game, default_game, game_of, game_of_proto
 from council.engine.members import both_forms_problems, from_members, to_members
 from council.engine.record import record_of
 from council.engine.serialize import (
@@ -862,12 +862,17 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     @rpc
     def GetEngineInfo(self, request, context):
         cfg = self.config
-        return convert.engine_info_proto(
+        response = convert.engine_info_proto(
             max_iterations=cfg.max_iterations,
             max_search_time_s=cfg.max_search_time_s,
             search_slots=cfg.search_slots,
             no_rewind=self.game_store is not None,
         )
+        if request.member_form:  # each game's facts and options in its own members
+            to_members(response.default_config, default_game().module_name)
+            for info in response.games:
+                to_members(info, game_of_proto(info.game).module_name)
+        return response
 
 
 def _sealed_seat(request) -> int | None:

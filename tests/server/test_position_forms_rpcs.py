@@ -193,3 +193,22 @@ def test_the_member_form_in_json_is_what_a_connect_client_sends(stub):
     msg = json_format.ParseDict(obj, pb.GameState())
     response = stub.GetView(spb.GetViewRequest(state=msg, seat=1))
     assert response.state == state_to_proto(state.view(1), member_form=True)
+
+
+def test_engine_info_in_the_member_form_when_asked(stub):
+    deprecated = stub.GetEngineInfo(spb.GetEngineInfoRequest())
+    member = stub.GetEngineInfo(spb.GetEngineInfoRequest(member_form=True))
+    by_name = {info.name: info for info in member.games}
+    tc, kuhn = by_name["the-council"], by_name["kuhn-poker"]
+    assert tc.WhichOneof("facts") == "the_council" and not tc.suits and not tc.cards
+    assert list(tc.the_council.suits) == ["Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots"]
+    assert (tc.the_council.draft_rounds, len(tc.the_council.cards)) == (5, 44)
+    assert list(kuhn.kuhn_poker.card_ranks) == ["J", "Q", "K"] and not kuhn.card_ranks
+    cof = by_name["council-of-four"]
+    assert cof.WhichOneof("facts") is None and cof.default_config.council_of_four.layout == "ABA"
+    assert member.default_config.council_of_four.max_coins == 20
+    assert not member.default_config.HasField("layout")
+    # The same facts as the deprecated form, moved.
+    for old, new in zip(deprecated.games, member.games, strict=True):
+        assert new == to_members(_copy(old), new.name.replace("-", "_"))
+    assert deprecated.games[1].suits and deprecated.default_config.HasField("layout")
