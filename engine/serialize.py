@@ -145,14 +145,13 @@ def _council_of_four() -> Game:
 
 def _member_problems(member: str | None, game: Game, path: str, what: str) -> list:
     """A member of a oneof of games' parts (GameState.position, GameConfig.options: named
-    after their games) that is not `game`'s, as a problem naming it."""
+    after their games) that is not `game`'s, as a problem naming it; `what` the oneof."""
     if member is None or member == game.module_name:
         return []
     other = next(g for g in all_games() if g.module_name == member)
-    part = "position" if what == "position" else "options"
     default = game_of_proto(pb.GAME_UNSPECIFIED).display_name
     problem = (
-        f"a part of {other.display_name}'s {part}: config.game must then be "
+        f"a part of {other.display_name}'s {what}: config.game must then be "
         f"{pb.Game.Name(other.proto)} (absent means {default})"
     )
     return [(path + member, problem)]
