@@ -26,6 +26,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from council.engine import board as _board
 from council.engine._core import Decision
 from council.engine.config import GameConfig
+from council.v1 import council_of_four_pb2 as cof_pb
 from council.v1 import game_pb2 as pb
 
 FORMAT = "council-of-four/1"
@@ -925,9 +926,9 @@ def write_state(State state):
         if g.face_up[r][1] >= 0:
             slots.slot1 = g.face_up[r][1]
     if not view:
-        b.politics_deck.CopyFrom(pb.CardCounts(**_cards(g.politics_deck)))
+        b.politics_deck.CopyFrom(cof_pb.CardCounts(**_cards(g.politics_deck)))
     b.politics_deck_size = g.politics_deck_n
-    b.discard.CopyFrom(pb.CardCounts(**_cards(g.discard)))
+    b.discard.CopyFrom(cof_pb.CardCounts(**_cards(g.discard)))
     b.bonus_tiles_left.extend(_names_of(g.bonus_tiles_left, BONUS_TILES))
     b.king_tiles_taken = g.king_tiles_taken
     b.neutral_emporiums.extend(_names_of(g.neutral, CITIES))
@@ -942,7 +943,7 @@ def write_state(State state):
             king_tiles=_names_of(g.king_tiles[p], KING_TILES),
         )
         if not view or p == g.viewer:
-            pl.hand.CopyFrom(pb.CardCounts(**_cards(g.hand[p])))
+            pl.hand.CopyFrom(cof_pb.CardCounts(**_cards(g.hand[p])))
     t = msg.turn
     t.current = g.current
     t.number = g.turn

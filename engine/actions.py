@@ -68,6 +68,7 @@ from typing import cast
 from council.engine import board
 from council.engine._core import ACTION_KINDS, NUM_ACTIONS, PAYMENTS, rule_numbers
 from council.engine.effects import with_article
+from council.v1 import council_of_four_pb2 as cof_pb
 from council.v1 import game_pb2 as pb
 
 __all__ = [
@@ -725,7 +726,7 @@ def action_to_proto(a: Action) -> pb.Action:
         if v is not None:
             setattr(m, f, v)
     if a.cards is not None:
-        m.cards.CopyFrom(pb.CardCounts(**dict(zip(board.CARD_KINDS, a.cards, strict=True))))
+        m.cards.CopyFrom(cof_pb.CardCounts(**dict(zip(board.CARD_KINDS, a.cards, strict=True))))
     return m
 
 
@@ -735,7 +736,7 @@ _ENGINE_FIELD = re.compile(rf"[a-z_]+: (?:field )?({'|'.join(ACTION_FIELDS)})\b"
 _CARDS_PER_PAYMENT = max(sum(cards) for cards in PAYMENTS)
 
 
-def _payment(cards: pb.CardCounts) -> int:
+def _payment(cards: cof_pb.CardCounts) -> int:
     """The index in PAYMENTS of the cards a PAY action spends."""
     counts = [getattr(cards, k) for k in board.CARD_KINDS]
     problems = [
@@ -758,7 +759,7 @@ def action_from_proto(msg: pb.Action) -> Action:
     id, text and description are ignored. StructuredActionError (a ValueError) naming the
     message's fields if it is not an action.
 
-    >>> pay = pb.Action(kind=pb.ACTION_KIND_PAY, cards=pb.CardCounts(white=1, joker=1))
+    >>> pay = pb.Action(kind=pb.ACTION_KIND_PAY, cards=cof_pb.CardCounts(white=1, joker=1))
     >>> action_from_proto(pay).to_text()
     'pay white+joker'
     >>> try:

@@ -19,8 +19,9 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
+from council.engine import council_of_four_messages as messages
 from council.engine._core import NUM_ACTIONS, State
-from council.engine._document import FORMAT, _check_config, read_state, write_state
+from council.engine._document import FORMAT, _check_config
 from council.engine.config import COUNCIL_OF_FOUR_PLAYERS, DEFAULT_GAME, GameConfig
 from council.engine.games import Game, Problems, register
 from council.v1 import game_pb2 as pb
@@ -117,8 +118,8 @@ GAME = register(
         state_format=FORMAT,
         num_actions=NUM_ACTIONS,
         action_ranges=_action_ranges(),
-        read=read_state,  # another game's part is refused before (serialize)
-        write=write_state,
+        read=messages.read,  # either form of its position (council_of_four_messages)
+        write=messages.write_state,
         read_config=_read_config,
         action_to_proto=action_proto,
         action_from_proto=_action_from_proto,

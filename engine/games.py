@@ -73,8 +73,11 @@ class Game:
     state_format: str  # GameState.format of its positions
     num_actions: int
     action_ranges: tuple[ActionRange, ...]  # in id order: (pb.ActionKind, first id, count)
-    # Message <-> position: read(msg, view_of) -> (position | None, problems), view_of -1 or
-    # the seat whose view a full state lacking other seats' hidden cards is read as.
+    # Message <-> position: read(msg, view_of) -> (position | None, problems), view_of -1, or
+    # the seat whose view a full state lacking other seats' hidden cards is read as (-2,
+    # serialize.TO_MOVE: the seat to move, as the message says). Another game's part of the
+    # message is refused before (serialize.game_of_message). write(position) writes its
+    # member of GameState.position (Council of Four: the deprecated top-level fields).
     read: Callable[[pb.GameState, int], tuple[Any, Problems]]
     write: Callable[[Any], pb.GameState]
     # A GameConfig message's fields (by name, set ones only, ``game`` left out) -> (config |
@@ -92,7 +95,8 @@ class Game:
     describe: Callable[[Any, int], str]  # what an action does (ListLegalActions)
     render_text: Callable[[Any], str]
     render_svg: Callable[[Any], str]
-    # GameInfo's facts of this game beyond the common ones (its cards, ...) by field name.
+    # GameInfo's facts of this game beyond the common ones (its cards, ...) by field name:
+    # GameInfo's deprecated top-level names, which name its member's fields too (.facts).
     info: Callable[[], dict[str, Any]]
     # The command line's demo: the label of where a game stands ("turn  12"), and whether an
     # action is routine (printed only with --verbose).
@@ -105,8 +109,6 @@ class Game:
     effects: Callable[[Any, Any, int, int | None, bool], pb.ActionEffects]
     # Whether an action's message is the same in every position (then it can be built once).
     fixed_action_protos: bool = False
-    # GameState fields that are no part of this game's position (left out of its JSON).
-    foreign_fields: tuple[str, ...] = ()
     # The pb.ActionKind values of its consequence steps: what an earlier choice obliges the
     # seat to settle (a payment, a bonus or token to take), which a game review marks as
     # forced and never labels a mistake.
@@ -159,11 +161,12 @@ def players_only_config(
     config_class: type, display_name: str
 ) -> Callable[[dict[str, Any], str, bool], tuple[Any, Problems]]:
     """The ``Game.read_config`` of a game whose configuration is its seat count alone
-    (``config_class(players=...)``): any other field is one of Council of Four's rule
-    variants, named as such."""
+    (``config_class(players=...)``). Another game's options are refused before it
+    (``serialize.config_from_json``)."""
 
     def read(fields: dict[str, Any], path: str, complete: bool) -> tuple[Any, Problems]:
-        found = [(f"{path}.{f}", _rule_variant(display_name)) for f in fields if f != "players"]
+        alone = f"{display_name}'s configuration is game and players only"
+        found = [(f"{path}.{f}", alone) for f in fields if f != "players"]
         if complete and "players" not in fields:
             found.append((f"{path}.players", "required field is missing"))
         if found:
@@ -177,32 +180,18 @@ def players_only_config(
     return read
 
 
-# The fields of a GameState that every game's position has (the rest are games' own parts).
-_SHARED_STATE_FIELDS = ("format", "config", "rng", "viewer")
-
-
 def own_part_problems(
     msg: pb.GameState, *, display_name: str, part: str, state_format: str, players: int
 ) -> Problems:
     """The problems of a GameState outside the game's own part, for a game whose position is
-    its part of the message (`part`, e.g. ``kuhn_poker``) and whose configuration is its
-    seat count (`players`, fixed): the format, another game's part or Council of Four's
-    fields, a rule variant, the seat count, the part missing, and the viewer with the rng (a
-    view has no rng, a full state has one)."""
+    its member of ``GameState.position`` (`part`, e.g. ``kuhn_poker``) and whose
+    configuration is its seat count (`players`, fixed): the format, the seat count, the
+    member missing, and the viewer with the rng (a view has no rng, a full state has one).
+    Another game's part is refused before (``serialize.game_of_message``)."""
     found: Problems = []
     bad = found.append
     if msg.format not in ("", state_format):
         bad(("format", f"must be {state_format!r} for {display_name}, got {msg.format!r}"))
-    for field in pb.GameState.DESCRIPTOR.fields:
-        name = field.name
-        if name in (*_SHARED_STATE_FIELDS, part, "players") or not msg.HasField(name):
-            continue
-        bad((name, f"a part of another game's position: {display_name}'s is {part}"))
-    if len(msg.players):
-        bad(("players", f"a part of Council of Four's position: {display_name}'s is {part}"))
-    for field in pb.GameConfig.DESCRIPTOR.fields:
-        if field.name not in ("game", "players") and msg.config.HasField(field.name):
-            bad((f"config.{field.name}", _rule_variant(display_name)))
     if not msg.config.HasField("players"):
         bad(("config.players", "required field is missing"))
     elif msg.config.players != players:
@@ -217,13 +206,6 @@ def own_part_problems(
     elif not msg.HasField("rng"):
         bad(("rng", "required in a full state (viewer is absent)"))
     return found
-
-
-def _rule_variant(display_name: str) -> str:
-    return (
-        f"a rule variant of Council of Four: {display_name}'s configuration is game and "
-        "players only"
-    )
 
 
 def register(game: Game) -> Game:

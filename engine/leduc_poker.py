@@ -169,7 +169,6 @@ GAME = register(
         routine=lambda state, action: False,
         effects=leduc_poker_effects.effects,
         fixed_action_protos=False,  # a call is named check where there is nothing to call
-        foreign_fields=("board", "players", "turn"),
         points_unit="chips",
         points_per_margin=0.5,  # zero-sum between two seats: the margin is twice the chips
         reward_is_points=True,  # the reward is the chips rescaled

@@ -44,7 +44,9 @@ from council.engine import Position
 from council.engine._document import FORMAT
 from council.engine._status import problems
 from council.engine.config import GameConfig, TheCouncilConfig
-from council.engine.games import all_games, game_of, game_of_proto
+from council.engine.council_of_four_messages import DEPRECATED_STATE_FIELDS, OPTION_FIELDS, TO_MOVE
+from council.engine.games import Game, all_games, game_of, game_of_proto
+from council.engine.members import to_members
 from council.v1 import game_pb2 as pb
 
 if TYPE_CHECKING:
@@ -58,10 +60,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMAT",
+    "TO_MOVE",
     "StateValidationError",
     "config_from_json",
     "config_from_proto",
     "dumps",
+    "game_of_message",
     "loads",
     "problems",
     "state_from_json",
@@ -92,37 +96,93 @@ class StateValidationError(ValueError):
 # The message.
 
 
-def state_to_proto(state: Position) -> pb.GameState:
-    """The GameState message of a state or view of any registered game."""
-    return game_of(state).write(state)
+def state_to_proto(state: Position, *, member_form: bool = False) -> pb.GameState:
+    """The GameState message of a state or view of any registered game. Council of Four's is
+    written in the deprecated form (GameState's top-level ``board``, ``players``, ``turn``
+    and GameConfig's rule variants) unless ``member_form``: then in its members
+    ``council_of_four`` (docs/state-json.md, "Two forms"). Every other game's is always in
+    its member."""
+    game = game_of(state)
+    msg = game.write(state)
+    return to_members(msg, game.module_name) if member_form else msg
 
 
-# The GameState fields that hold one game's part of a position, named after the game.
-_PARTS = frozenset(f.name for f in pb.GameState.DESCRIPTOR.fields if f.message_type is not None)
-
-
-def state_from_proto(msg: pb.GameState, *, view_of: int | None = None) -> Position:
-    """Validate a GameState message and build the position it describes, of the game its
-    ``config.game`` names (``council.engine.games``; absent: the default game).
-
-    With ``view_of``, a state without a viewer whose other seats' hidden cards are (partly)
-    absent is read as that seat's view where the game has such partial states (Council of
-    Four: what the seat cannot know is dropped first). Raises StateValidationError listing
-    every violation found.
-    """
+def game_of_message(msg: pb.GameState) -> Game:
+    """The game of a GameState message: the one its ``config.game`` names (absent: the
+    default game). A part of another game's is refused, naming its field: another game's
+    position member (``GameState.position``) or options member (``GameConfig.options``),
+    and in a game other than Council of Four, Council of Four's deprecated top-level fields.
+    Raises StateValidationError."""
     try:
         game = game_of_proto(msg.config.game)
     except ValueError as e:
         raise StateValidationError([("config.game", str(e))]) from None
-    for other in all_games():  # another game's part of the message: which game is meant?
-        part = other.module_name
-        if other is not game and part in _PARTS and msg.HasField(part):
-            default = game_of_proto(pb.GAME_UNSPECIFIED).display_name
-            problem = (
-                f"a part of {other.display_name}'s position: config.game must then be "
-                f"{pb.Game.Name(other.proto)} (absent means {default})"
+    found = _member_problems(msg.WhichOneof("position"), game, "", "position")
+    found += _member_problems(msg.config.WhichOneof("options"), game, "config.", "options")
+    if found:  # which game is meant is unclear: nothing else is checked
+        raise StateValidationError(found)
+    cof = _council_of_four()
+    if game is not cof:
+        found = [
+            (
+                name,
+                f"a part of {cof.display_name}'s position: {game.display_name}'s is "
+                f"{game.module_name}",
             )
-            raise StateValidationError([(part, problem)])
+            for name in DEPRECATED_STATE_FIELDS
+            if (len(msg.players) if name == "players" else msg.HasField(name))
+        ]
+        found += _rule_variants(game, [f for f in OPTION_FIELDS if msg.config.HasField(f)])
+        if found:
+            raise StateValidationError(found)
+    return game
+
+
+def _council_of_four() -> Game:
+    """The game whose position had GameState's deprecated top-level fields."""
+    return game_of_proto(pb.GAME_COUNCIL_OF_FOUR)
+
+
+def _member_problems(member: str | None, game: Game, path: str, what: str) -> list:
+    """A member of a oneof of games' parts (GameState.position, GameConfig.options: named
+    after their games) that is not `game`'s, as a problem naming it; `what` the oneof."""
+    if member is None or member == game.module_name:
+        return []
+    other = next(g for g in all_games() if g.module_name == member)
+    default = game_of_proto(pb.GAME_UNSPECIFIED).display_name
+    problem = (
+        f"a part of {other.display_name}'s {what}: config.game must then be "
+        f"{pb.Game.Name(other.proto)} (absent means {default})"
+    )
+    return [(path + member, problem)]
+
+
+def _rule_variants(game: Game, names: list[str], path: str = "config") -> list:
+    """Council of Four's deprecated top-level rule variants given to another game."""
+    return [
+        (
+            f"{path}.{name}",
+            f"a rule variant of Council of Four: {game.display_name}'s configuration is game "
+            "and players only",
+        )
+        for name in names
+    ]
+
+
+def state_from_proto(
+    msg: pb.GameState, *, view_of: int | None = None, game: Game | None = None
+) -> Position:
+    """Validate a GameState message and build the position it describes, of the game its
+    ``config.game`` names (``council.engine.games``; absent: the default game): `game` when
+    the caller looked it up already (``game_of_message``).
+
+    With ``view_of`` (a seat, or ``TO_MOVE``: the seat to move), a state without a viewer
+    whose other seats' hidden cards are (partly) absent is read as that seat's view where
+    the game has such partial states (Council of Four: what the seat cannot know is dropped
+    first). Raises StateValidationError listing every violation found.
+    """
+    if game is None:
+        game = game_of_message(msg)
     state, found = game.read(msg, -1 if view_of is None else view_of)
     if state is None:  # a reader gives a position exactly when it found no problem
         raise StateValidationError(found)
@@ -138,6 +198,10 @@ def config_from_proto(
     obj: dict[str, Any] = {
         f.name: getattr(msg, f.name) for f in msg.DESCRIPTOR.fields if msg.HasField(f.name)
     }
+    member = msg.WhichOneof("options")
+    if member is not None:  # a game's options: their fields by name, as in JSON
+        options = getattr(msg, member)
+        obj[member] = {f.name: getattr(options, f.name) for f, _ in options.ListFields()}
     return config_from_json(obj, path, complete=complete)
 
 
@@ -145,19 +209,18 @@ def config_from_proto(
 # JSON: the protobuf JSON mapping of the message.
 
 
-def state_to_json(state: Position) -> dict:
-    """The JSON object of a state or view: ``MessageToDict`` of its message with the proto
-    field names, every field without presence written (zeros and empty lists included),
-    keys in schema order (map keys sorted) so that a state always gives the same text.
-    The fields that are no part of its game's position (``Game.foreign_fields``, such as
-    Council of Four's empty ``players`` in The Council's) are left out."""
+def state_to_json(state: Position, *, member_form: bool = False) -> dict:
+    """The JSON object of a state or view: ``MessageToDict`` of its message
+    (``state_to_proto``, in the form ``member_form`` says) with the proto field names, every
+    field without presence written (zeros and empty lists included), keys in schema order
+    (map keys sorted) so that a state always gives the same text. A position in a member
+    leaves out the deprecated top-level ``players`` (an empty list, no part of it)."""
+    msg = state_to_proto(state, member_form=member_form)
     obj = json_format.MessageToDict(
-        state_to_proto(state),
-        preserving_proto_field_name=True,
-        always_print_fields_with_no_presence=True,
+        msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
     )
-    for name in game_of(state).foreign_fields:
-        obj.pop(name, None)
+    if msg.WhichOneof("position") is not None:
+        obj.pop("players", None)
     return _in_schema_order(obj, pb.GameState.DESCRIPTOR)
 
 
@@ -227,10 +290,44 @@ def config_from_json(
         game = game_of_proto(pb.Game.Value(value) if isinstance(value, str) else value)
     except ValueError as e:
         raise StateValidationError([(f"{path}.game", str(e))]) from None
-    config, found = game.read_config(obj, path, complete)
-    if config is None:
+    member, options = _options_member(obj)
+    found = _member_problems(member, game, f"{path}.", "options")
+    if game is not _council_of_four():
+        found += _rule_variants(game, [f for f in OPTION_FIELDS if f in obj], path)
+    if not found and member is not None:  # the member and the deprecated form: not both
+        found = [
+            (f"{path}.{k}", f"deprecated form of {path}.{member}.{k}: give only the member")
+            for k in OPTION_FIELDS
+            if k in obj
+        ]
+    if found:
+        raise StateValidationError(found)
+    config, found = game.read_config({**obj, **options}, path, complete)
+    if config is None:  # a problem of an option given in the member is named there
+        prefix = f"{path}."
+        found = [
+            (f"{path}.{member}.{f[len(prefix) :]}" if f[len(prefix) :] in options else f, p)
+            for f, p in found
+        ]
         raise StateValidationError(found)
     return config
+
+
+def _options_member(obj: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
+    """The member of GameConfig's ``options`` a config's JSON object gives (taken out of
+    `obj`), and its set fields by their proto names (None and {} if none)."""
+    for field in pb.GameConfig.DESCRIPTOR.oneofs_by_name["options"].fields:
+        for key in (field.name, field.json_name):
+            if key in obj:
+                inner = field.message_type
+                assert inner is not None  # a oneof of messages
+                given = obj.pop(key)
+                return field.name, {
+                    (inner.fields_by_name.get(k) or inner.fields_by_camelcase_name[k]).name: v
+                    for k, v in given.items()
+                    if v is not None
+                }
+    return None, {}
 
 
 # ---------------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ from council.engine._the_council import (
 )
 from council.engine.the_council_status import check
 from council.v1 import game_pb2 as pb
+from council.v1 import the_council_pb2 as tc_pb
 
 __all__ = ["CARD_INDEX", "FORMAT", "SUIT_FIELDS", "SUIT_INDEX", "read", "write"]
 
@@ -68,11 +69,6 @@ LOC_DECK, LOC_PACK, LOC_DRAFTED, LOC_FACEDOWN, LOC_SPENT, LOC_EVENT, LOC_UNKNOWN
 MAX_CHIPS = MAX_HANDS * DRAFT_ROUNDS
 MAX_TRAITORS = 1000
 MAX_SCORE = 32767
-# Council of Four's parts of a GameState and of its GameConfig, none of which The Council has.
-COF_STATE_FIELDS = ("board", "turn")
-COF_CONFIG_FIELDS = tuple(
-    f.name for f in pb.GameConfig.DESCRIPTOR.fields if f.name not in ("game", "players")
-)
 
 
 # ---------------------------------------------------------------------------------------
@@ -83,7 +79,7 @@ def _names(cards: Iterable[int]) -> list[str]:
     return [CARD_NAMES[c] for c in cards]
 
 
-def _set_suits(msg: pb.SuitCounts, counts: Sequence[int]) -> None:
+def _set_suits(msg: tc_pb.SuitCounts, counts: Sequence[int]) -> None:
     for name, n in zip(SUIT_FIELDS, counts, strict=True):
         setattr(msg, name, n)
 
@@ -178,7 +174,7 @@ class _Reader:
             return -1
         return i
 
-    def suits(self, msg: pb.SuitCounts, hi: int, path: str) -> list[int]:
+    def suits(self, msg: tc_pb.SuitCounts, hi: int, path: str) -> list[int]:
         return [self.int_in(getattr(msg, f), 0, hi, f"{path}.{f}") for f in SUIT_FIELDS]
 
     def seat_in(self, value: int, n: int, path: str) -> int:
@@ -204,24 +200,10 @@ class _Reader:
 
     # -- stage 1: the game, the shape, names and ranges ---------------------------------
     def game(self, msg: pb.GameState) -> int:
-        """The seat count, after the parts that belong to Council of Four (0 if unread)."""
+        """The seat count (0 if unread). Another game's part is refused before
+        (``serialize.game_of_message``)."""
         if msg.format not in ("", FORMAT):
             self.bad("format", f"must be {FORMAT!r} for The Council, got {msg.format!r}")
-        for f in COF_STATE_FIELDS:
-            if msg.HasField(f):
-                self.bad(f, "a part of Council of Four's position: The Council's is the_council")
-        if len(msg.players):
-            self.bad(
-                "players",
-                "a part of Council of Four's position: The Council's seats are the_council.seats",
-            )
-        for f in COF_CONFIG_FIELDS:
-            if msg.config.HasField(f):
-                self.bad(
-                    f"config.{f}",
-                    "a rule variant of Council of Four: The Council's "
-                    "configuration is game and players only",
-                )
         n = 0
         if not msg.config.HasField("players"):
             self.bad("config.players", "required field is missing")
@@ -246,7 +228,7 @@ class _Reader:
             self.bad("rng", "required in a full state (viewer is absent)")
         return viewer
 
-    def fields(self, tc: pb.TheCouncilPosition, n: int) -> dict[str, Any]:
+    def fields(self, tc: tc_pb.TheCouncilPosition, n: int) -> dict[str, Any]:
         """The raw form of the fields one by one (cards placed in stage 2)."""
         path = "the_council"
         raw: dict[str, Any] = dict.fromkeys(STATE_DTYPE.names or (), 0)
@@ -279,7 +261,7 @@ class _Reader:
         self.packs(tc, raw, n)
         return raw
 
-    def current(self, tc: pb.TheCouncilPosition, phase: int, n: int) -> int:
+    def current(self, tc: tc_pb.TheCouncilPosition, phase: int, n: int) -> int:
         path = "the_council.current"
         if phase == OVER:
             if tc.HasField("current"):
@@ -290,7 +272,7 @@ class _Reader:
             return 0
         return self.seat_in(tc.current, n, path)
 
-    def seats(self, tc: pb.TheCouncilPosition, raw: dict[str, Any], n: int) -> None:
+    def seats(self, tc: tc_pb.TheCouncilPosition, raw: dict[str, Any], n: int) -> None:
         path = "the_council.seats"
         table = [[0] * len(SUITS) for _ in range(MAX_PLAYERS)]
         raw["chips"] = [row[:] for row in table]
@@ -318,7 +300,7 @@ class _Reader:
                     f"a seat drafts {DRAFT_ROUNDS} cards a hand, got {len(seat.drafted)}",
                 )
 
-    def packs(self, tc: pb.TheCouncilPosition, raw: dict[str, Any], n: int) -> None:
+    def packs(self, tc: tc_pb.TheCouncilPosition, raw: dict[str, Any], n: int) -> None:
         path = "the_council.packs"
         raw["pack_n"] = [0] * MAX_PLAYERS
         raw["pack_seen"] = [0] * MAX_PLAYERS
@@ -332,7 +314,7 @@ class _Reader:
                     raw["pack_seen"][k] |= 1 << p
 
     # -- stage 2: where every card is, and its secret choices ----------------------------
-    def cards(self, tc: pb.TheCouncilPosition, raw: dict[str, Any]) -> None:
+    def cards(self, tc: tc_pb.TheCouncilPosition, raw: dict[str, Any]) -> None:
         """card_loc, deck, event and card_pending of the raw form: every card named in one
         place, a pick one of its pack's cards, a card to reveal one of its seat's."""
         places = _Places(self)

@@ -101,6 +101,5 @@ GAME = register(
         routine=lambda state, action: state.phase == "bid",  # one chip of a bid
         effects=the_council_effects.effects,
         # Council of Four's parts of a GameState (players is written empty).
-        foreign_fields=("board", "players", "turn"),
     )
 )

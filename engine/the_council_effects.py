@@ -25,6 +25,7 @@ from typing import Any
 from council.engine import _the_council as tc
 from council.engine.effects import EffectsBuilder, names, signed
 from council.v1 import game_pb2 as pb
+from council.v1 import the_council_pb2 as tc_pb
 
 __all__ = ["effects"]
 
@@ -34,7 +35,7 @@ N_SUITS = len(tc.SUITS)
 SUIT_FIELDS = tuple(s.lower() for s in tc.SUITS)  # SuitCounts' field names
 
 
-def _suit_counts(message: pb.SuitCounts, counts: list[int]) -> None:
+def _suit_counts(message: tc_pb.SuitCounts, counts: list[int]) -> None:
     for field, n in zip(SUIT_FIELDS, counts, strict=True):
         setattr(message, field, n)
 

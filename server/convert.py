@@ -141,11 +141,12 @@ def search_result_proto(
     return out
 
 
-def add_views(field, state: Position) -> None:
-    """Append every seat's view of the full `state` to a repeated SeatView field."""
+def add_views(field, state: Position, *, member_form: bool = False) -> None:
+    """Append every seat's view of the full `state` to a repeated SeatView field, in the
+    form `member_form` says (``serialize.state_to_proto``)."""
     for seat in range(state.n_players):
         view = state.view(seat)
-        field.add(seat=seat, state=state_to_proto(view))
+        field.add(seat=seat, state=state_to_proto(view, member_form=member_form))
 
 
 # What a GameConfig can change besides the player count: every other field of the default

@@ -26,12 +26,16 @@ import grpc
 
 from council.engine import IllegalActionError, Position
 from council.engine.actions import StructuredActionError
+from council.engine.council_of_four_messages import asks_member_form
 from council.engine.effects import action_effects, known_effects, public_effects
-from council.engine.games import default_game, game_of
+from council.engine.games import Game, default_game, game_of, game_of_proto
+from council.engine.members import both_forms_problems, from_members, to_members
 from council.engine.record import record_of
 from council.engine.serialize import (
+    TO_MOVE,
     StateValidationError,
     config_from_proto,
+    game_of_message,
     state_from_proto,
     state_to_proto,
 )
@@ -98,6 +102,9 @@ class _Plan:
     # A bot ticket's call: the full state its move is played on, and its game.
     bot_game: tuple[Position, _Unsealed] | None = None
     preset: str = ""  # the metrics' name of its budget (council.server.metrics.preset_label)
+    # The request's position in its game's member: the name of the members its answer's
+    # actions are written in (to_members); "" for the deprecated form.
+    members: str = ""
 
     def result_proto(
         self, result: SearchResult, time_s: float, reason: pb.StopReason
@@ -105,7 +112,7 @@ class _Plan:
         """The SearchResult message of this request's search, run with `time_s` seconds."""
         if self.bot_game is not None:  # nothing of the seat's hand: RecommendAction adds
             return pb.SearchResult(seat=self.seat)  # the move played, in its public form
-        return convert.search_result_proto(
+        proto = convert.search_result_proto(
             result,
             view=self.view,
             seat=self.seat,
@@ -114,6 +121,7 @@ class _Plan:
             time_budget_s=time_s,
             stop_reason=reason,
         )
+        return to_members(proto, self.members) if self.members else proto
 
 
 @dataclass(frozen=True)
@@ -134,6 +142,31 @@ class _Unsealed:
     ticket: sealing.Ticket
     game_secret: bytes
     content: spb.SealedContent  # its history too (start, actions, players): the record's
+
+
+@dataclass(frozen=True)
+class _Position:
+    """A request's position, read once: the state, its game (looked up once, from the
+    message's config and position member), the form the replies write positions in, and a
+    sealed request's blob and ticket."""
+
+    state: Position
+    game: Game
+    # Replies write Council of Four's position, actions and effects in their members
+    # (council_of_four) rather than the deprecated fields: the request did (a sealed game's:
+    # its blob, the form its NewGame was asked in). docs/state-json.md, "Two forms".
+    member_form: bool
+    unsealed: _Unsealed | None = None
+
+    @property
+    def members(self) -> str:
+        """The member its replies write the game's fields in ("": the deprecated form)."""
+        return self.game.module_name if self.member_form else ""
+
+    def answer(self, response):
+        """A reply, written in the deprecated form, in the request's: its game's fields
+        (positions, actions, effects) moved into their members where the request used them."""
+        return to_members(response, self.game.module_name) if self.member_form else response
 
 
 class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
@@ -218,20 +251,15 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 self._idle.notify_all()
 
     # -- reading requests --------------------------------------------------------------
-    def _load(
-        self, request, *, requesting_seat: int | None, roles: frozenset[int] = PLAYER_ONLY
-    ) -> Position:
-        """The validated position of the request (`_resolve`)."""
-        return self._resolve(request, requesting_seat=requesting_seat, roles=roles)[0]
-
     def _resolve(
         self, request, *, requesting_seat: int | None, roles: frozenset[int] = PLAYER_ONLY
-    ) -> tuple[Position, _Unsealed | None]:
+    ) -> _Position:
         """The validated position of `request.state`, read by the engine (about 30 µs, so
-        nothing is cached). A Council of Four state without a viewer whose other seats' hands
-        are (partly) absent is read as the view of the requesting seat (default: the seat to
-        move). A sealed request's (`sealed`) is the full state in its blob, with its checked
-        ticket: one of `roles`, of this game, for the requesting seat if one is named."""
+        nothing is cached), of the game the message names. A state without a viewer whose
+        other seats' hidden cards are (partly) absent is read as the view of the requesting
+        seat (default: the seat to move), in a game that has such states. A sealed request's
+        (`sealed`) is the full state in its blob, with its checked ticket: one of `roles`, of
+        this game, for the requesting seat if one is named."""
         if request.HasField("sealed"):
             if request.HasField("state"):
                 both = "give the position as `state` or as `sealed`, not both"
@@ -240,18 +268,19 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         if not request.HasField("state"):
             raise invalid([("state", "required field is missing")])
         msg = request.state
-        seat = msg.turn.current if requesting_seat is None else requesting_seat
         try:
-            view_of = seat if 0 <= seat < len(msg.players) else None
-            return state_from_proto(msg, view_of=view_of), None
+            game = game_of_message(msg)
+            view_of = TO_MOVE if requesting_seat is None else requesting_seat
+            state = state_from_proto(msg, view_of=view_of, game=game)
         except StateValidationError as e:
             raise invalid(
                 [("state" if f == "(root)" else f"state.{f}", p) for f, p in e.violations]
             ) from None
+        return _Position(state, game, asks_member_form(msg))
 
     def _unseal(
         self, sealed: spb.Sealed, requesting_seat: int | None, roles: frozenset[int]
-    ) -> tuple[Position, _Unsealed]:
+    ) -> _Position:
         """The full state of a sealed request and its ticket, checked: the errors say which
         part of `sealed` is wrong (sealing's exceptions, mapped to their statuses)."""
         if not sealed.ticket:
@@ -276,14 +305,16 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         except sealing.SealError as e:
             raise invalid([(f"sealed.{e.field}", str(e))]) from None
         try:
-            state = state_from_proto(content.state)
+            game = game_of_message(content.state)
+            state = state_from_proto(content.state, game=game)
         except StateValidationError:  # sealed by this server: it must read
             log.exception("a sealed state of this server does not read")
             raise RpcError(grpc.StatusCode.INTERNAL, "sealed.blob: unreadable state") from None
         if self.game_store is not None:
             with _store_errors():
                 self.game_store.check(sealed_games.game_id(content.game_secret), content.sequence)
-        return state, _Unsealed(ticket, content.game_secret, content)
+        unsealed = _Unsealed(ticket, content.game_secret, content)
+        return _Position(state, game, asks_member_form(content.state), unsealed)
 
     def _sealed_state(
         self,
@@ -310,7 +341,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                     unsealed.content.sequence,
                     history.sequence,
                 )
-        return self.seal_keys.seal(state_to_proto(state), unsealed.game_secret, history=history)
+        blob_state = state_to_proto(state, member_form=asks_member_form(unsealed.content.state))
+        return self.seal_keys.seal(blob_state, unsealed.game_secret, history=history)
 
     def _seat(self, request, state: Position, default: int | None = None) -> int:
         """The requesting seat: it must be the seat to move and see its own hand."""
@@ -333,21 +365,20 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             raise failed_precondition(f"seat {seat} is not to move (seat {current} is)")
         return seat
 
-    def _mover_state(
-        self, request, roles: frozenset[int] = PLAYER_ONLY
-    ) -> tuple[Position, int, _Unsealed | None]:
-        """The validated state of a request made on behalf of a seat, that seat, and what a
-        sealed request's blob held (its ticket's seat is the requesting one)."""
+    def _mover_state(self, request, roles: frozenset[int] = PLAYER_ONLY) -> tuple[_Position, int]:
+        """The validated position of a request made on behalf of a seat, and that seat (a
+        sealed request's ticket's seat is the requesting one)."""
         requesting = request.seat if request.HasField("seat") else None
         if requesting is not None and requesting < 0:
             raise invalid([("seat", f"must be a seat number, got {requesting}")])
-        state, unsealed = self._resolve(request, requesting_seat=requesting, roles=roles)
+        position = self._resolve(request, requesting_seat=requesting, roles=roles)
+        unsealed = position.unsealed
         ticket_seat = None if unsealed is None else unsealed.ticket.seat
-        return state, self._seat(request, state, ticket_seat), unsealed
+        return position, self._seat(request, position.state, ticket_seat)
 
     def _plan(self, request, roles: frozenset[int] = PLAYER_ONLY) -> _Plan:
-        state, seat, unsealed = self._mover_state(request, roles)
-        game = game_of(state).name
+        position, seat = self._mover_state(request, roles)
+        state, unsealed, game = position.state, position.unsealed, position.game.name
         cfg = self.config
         limits, seed = request.limits, request.seed
         bot_game = None  # a bot ticket's call plays the move (RecommendAction)
@@ -375,15 +406,24 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             config = replace(config, **settings)
         preset = preset_label(limits, cfg.default_preset)
         return _Plan(
-            view, seat, iterations, time_s, seed, request.max_candidates, config, bot_game, preset
+            view,
+            seat,
+            iterations,
+            time_s,
+            seed,
+            request.max_candidates,
+            config,
+            bot_game,
+            preset,
+            position.members,
         )
 
-    def _action(self, request, state: Position) -> tuple[int, str]:
-        """The action id of an ApplyAction request in `state` and the field that gave it."""
+    def _action(self, request, state: Position, game: Game) -> tuple[int, str]:
+        """The action id of an ApplyAction request in `state`, a position of `game` (its
+        action space, text form and structured form), and the field that gave it."""
         which = request.WhichOneof("action")
         if which is None:
             raise invalid([("action", "required: give action_id, action_text or structured")])
-        game = game_of(state)  # its action space, text form and structured form
         num_actions = game.num_actions
         if which == "action_id":
             if not 0 <= request.action_id < num_actions:
@@ -396,11 +436,28 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 return state.action_from_text(request.action_text), "action_text"
             except ValueError as e:
                 raise invalid([("action_text", str(e))]) from None
+        structured = request.structured  # its game's fields in either form (engine.members)
+        member = structured.WhichOneof("structured")
+        found = both_forms_problems(structured, "structured.")
+        if member is not None and member != game.module_name:
+            problem = f"another game's fields: the position is {game.display_name}'s"
+            found.append((f"structured.{member}", problem))
+        if found:
+            raise invalid(found)
         try:
-            return game.action_from_proto(state, request.structured), "structured"
+            return game.action_from_proto(state, from_members(structured)), "structured"
         except StructuredActionError as e:
+            own = () if member is None else getattr(structured, member).DESCRIPTOR.fields_by_name
             raise invalid(
-                [(f"structured.{f}" if f else "structured", p) for f, p in e.violations]
+                [
+                    (
+                        f"structured.{member}.{f}"
+                        if f.split(".")[0] in own
+                        else (f"structured.{f}" if f else "structured"),
+                        p,
+                    )
+                    for f, p in e.violations
+                ]
             ) from None
 
     # -- running searches --------------------------------------------------------------
@@ -459,8 +516,10 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         # view find every hidden card by trying seeds; docs/service.md, "Seeds").
         seed = request.seed if request.HasField("seed") else secrets.randbits(64)
         state = config.new_game(seed=seed)
+        # The member form when the configuration's options were in their member.
+        member_form = request.config.HasField("council_of_four")
         if request.sealed:
-            response = self._new_sealed_game(request, state)
+            response = self._new_sealed_game(request, state, member_form)
         elif request.bot_seats:
             raise invalid([("bot_seats", "only a sealed game has tickets: set `sealed`")])
         else:
@@ -469,11 +528,12 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 convert.add_views(response.views, state)
         if request.HasField("seed") and seed < SMALL_SEED_LIMIT:
             response.warnings.append(SMALL_SEED_WARNING.format(seed=seed))
-        return response
+        return to_members(response, game_of(state).module_name) if member_form else response
 
-    def _new_sealed_game(self, request, state: Position) -> spb.NewGameResponse:
+    def _new_sealed_game(self, request, state: Position, member_form: bool) -> spb.NewGameResponse:
         """A sealed NewGame's answer: the sealed state, a ticket per seat (bot tickets for
-        `bot_seats`), and the player seats' views if asked; never the full state."""
+        `bot_seats`), and the player seats' views if asked; never the full state. The sealed
+        state in the form `member_form` says: the game's replies' from then on."""
         bots = set(request.bot_seats)
         for i, seat in enumerate(request.bot_seats):
             if not 0 <= seat < state.n_players:
@@ -491,7 +551,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         if problems:
             raise invalid(problems)
         secret = sealing.new_game_secret()
-        start = state_to_proto(state)
+        start = state_to_proto(state, member_form=member_form)
         history = spb.SealedContent(start=start)  # the record's start; each move adds its id
         for seat in range(state.n_players):  # a bot's agent is its searches' (_bot_player)
             history.players.add(seat=seat, name=BOT_NAME if seat in bots else PERSON_NAME)
@@ -509,22 +569,24 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
 
     @rpc
     def ListLegalActions(self, request, context):
-        state, seat, _ = self._mover_state(request)
+        position, seat = self._mover_state(request)
+        state = position.state
         full = state.determinize(0) if state.is_view else state
         response = convert.legal_actions_response(seat, full)
         if request.include_descriptions:
-            describe = game_of(full).describe
+            describe = position.game.describe
             for m in response.actions:
                 m.description = describe(full, m.id)
         if request.include_effects:  # what each action surely does: from the seat's view
             known = known_effects(state, seat)
             for m in response.actions:
                 m.effects.CopyFrom(known[m.id])
-        return response
+        return position.answer(response)
 
     @rpc
     def ApplyAction(self, request, context):
-        given, unsealed = self._resolve(request, requesting_seat=None, roles=PLAYER_OR_BOT)
+        position = self._resolve(request, requesting_seat=None, roles=PLAYER_OR_BOT)
+        given, unsealed, game = position.state, position.unsealed, position.game
         if unsealed is not None:
             # A bot's move is played by the server (RecommendAction), so that its holder
             # never sees a secret move nor learns from refusals which moves are legal.
@@ -542,9 +604,9 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         # dealt to play it must not come back looking like the game's (`sampled`).
         viewer = given.viewer if given.is_view else None
         state = _world_to_play(given, request)
-        action, where = self._action(request, state)
+        action, where = self._action(request, state, game)
         # An action's message may name cards of the position it is taken in: built before.
-        applied = game_of(state).action_to_proto(state, action)
+        applied = game.action_to_proto(state, action)
         before = state.clone()  # for the effects: what the action changed
         chance = 0
         try:  # (apply checks legality itself, and leaves the rules' state as it was if not)
@@ -565,11 +627,11 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         over = state.is_terminal()
         if unsealed is not None:
             response = self._sealed_apply_response(
-                state, action, chance, applied, unsealed, request.include_views
+                state, action, chance, applied, position, request.include_views
             )
             seat = unsealed.ticket.seat  # the effects as the ticket's seat may know them
             response.effects.CopyFrom(action_effects(before, state, action, seat))
-            return response
+            return position.answer(response)
         shown = state if viewer is None else state.view(viewer)
         response = spb.ApplyActionResponse(
             state=state_to_proto(shown),
@@ -585,7 +647,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 convert.add_views(response.views, state)
             else:
                 response.views.add(seat=viewer).state.CopyFrom(response.state)
-        return response
+        return position.answer(response)
 
     def _sealed_apply_response(
         self,
@@ -593,11 +655,13 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         action: int,
         chance: int,
         applied: pb.Action,
-        unsealed: _Unsealed,
+        position: _Position,
         include_views: bool,
     ) -> spb.ApplyActionResponse:
         """A sealed ApplyAction's answer (a player ticket's): the next state sealed, what is
         public (the action, scores, the end) and that seat's view."""
+        unsealed = position.unsealed
+        assert unsealed is not None
         seat = unsealed.ticket.seat
         response = spb.ApplyActionResponse(
             sealed_state=self._sealed_state(state, unsealed, action, chance),
@@ -623,7 +687,8 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         if plan.bot_game is None:
             return spb.RecommendActionResponse(result=proto)
         player = _bot_player(plan, timed=False)  # (a bot's budget is its preset's)
-        return self._play_bot_move(plan.bot_game, proto, result.action, player)
+        response = self._play_bot_move(plan.bot_game, proto, result.action, player)
+        return to_members(response, plan.members) if plan.members else response
 
     def _play_bot_move(
         self,
@@ -691,7 +756,9 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     def GetGameRecord(self, request, context):
         if not request.HasField("sealed"):
             raise invalid([("sealed", "required: the finished game's last blob and a ticket")])
-        state, unsealed = self._unseal(request.sealed, None, PLAYER_ONLY)
+        position = self._unseal(request.sealed, None, PLAYER_ONLY)
+        state, unsealed = position.state, position.unsealed
+        assert unsealed is not None
         if not state.is_terminal():
             raise failed_precondition(
                 "the game is not over: its record holds every hand and the deck, so it is "
@@ -723,7 +790,9 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             raise failed_precondition(
                 "this server refuses takebacks (--no-rewind): a sealed game only goes forward"
             )
-        _, unsealed = self._unseal(request.sealed, None, PLAYER_ONLY)
+        position = self._unseal(request.sealed, None, PLAYER_ONLY)
+        unsealed = position.unsealed
+        assert unsealed is not None
         seat = unsealed.ticket.seat
         if not unsealed.content.HasField("start"):
             raise failed_precondition(
@@ -737,28 +806,33 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         except (StateValidationError, IllegalActionError):  # sealed by this server: it plays
             log.exception("a sealed game's history does not replay")
             raise RpcError(grpc.StatusCode.INTERNAL, "sealed.blob: unplayable history") from None
-        return spb.TakeBackResponse(
-            sealed_state=self._seal_next(state, unsealed, history),
-            state=state_to_proto(state.view(seat)),
-            takebacks=[p.takebacks for p in history.players],
+        return position.answer(
+            spb.TakeBackResponse(
+                sealed_state=self._seal_next(state, unsealed, history),
+                state=state_to_proto(state.view(seat)),
+                takebacks=[p.takebacks for p in history.players],
+            )
         )
 
     @rpc
     def GetView(self, request, context):
         if request.HasField("sealed"):  # the ticket's seat (`seat`, if given, must be it)
-            state = self._sealed_view(request)
-            return spb.GetViewResponse(state=state_to_proto(state))
+            position = self._resolve(request, requesting_seat=_sealed_seat(request))
+            assert position.unsealed is not None
+            view = position.state.view(position.unsealed.ticket.seat)
+            return position.answer(spb.GetViewResponse(state=state_to_proto(view)))
         if not request.HasField("seat"):
             raise invalid([("seat", "required: the seat whose view is wanted")])
         seat = request.seat
-        state = self._load(request, requesting_seat=seat if seat >= 0 else None)
+        position = self._resolve(request, requesting_seat=seat if seat >= 0 else None)
+        state = position.state
         if not 0 <= seat < state.n_players:
             raise invalid([("seat", f"must be in 0..{state.n_players - 1}, got {seat}")])
         if state.is_view and state.viewer != seat:
             raise invalid(
                 [("seat", f"the state is seat {state.viewer}'s view; seat {seat}'s is not in it")]
             )
-        return spb.GetViewResponse(state=state_to_proto(state.view(seat)))
+        return position.answer(spb.GetViewResponse(state=state_to_proto(state.view(seat))))
 
     @rpc
     def RenderPosition(self, request, context):
@@ -768,7 +842,7 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
             seat = None
         else:
             requesting = seat if seat is None or seat >= 0 else None
-            state = self._load(request, requesting_seat=requesting)
+            state = self._resolve(request, requesting_seat=requesting).state
         if seat is not None:
             if not 0 <= seat < state.n_players:
                 raise invalid([("seat", f"must be in 0..{state.n_players - 1}, got {seat}")])
@@ -781,22 +855,32 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
 
     def _sealed_view(self, request) -> Position:
         """The view of a sealed request's ticket's seat (a player ticket's)."""
-        seat = request.seat if request.HasField("seat") else None
-        if seat is not None and seat < 0:
-            raise invalid([("seat", f"must be a seat number, got {seat}")])
-        state, unsealed = self._resolve(request, requesting_seat=seat)
-        assert unsealed is not None
-        return state.view(unsealed.ticket.seat)
+        position = self._resolve(request, requesting_seat=_sealed_seat(request))
+        assert position.unsealed is not None
+        return position.state.view(position.unsealed.ticket.seat)
 
     @rpc
     def GetEngineInfo(self, request, context):
         cfg = self.config
-        return convert.engine_info_proto(
+        response = convert.engine_info_proto(
             max_iterations=cfg.max_iterations,
             max_search_time_s=cfg.max_search_time_s,
             search_slots=cfg.search_slots,
             no_rewind=self.game_store is not None,
         )
+        if request.member_form:  # each game's facts and options in its own members
+            to_members(response.default_config, default_game().module_name)
+            for info in response.games:
+                to_members(info, game_of_proto(info.game).module_name)
+        return response
+
+
+def _sealed_seat(request) -> int | None:
+    """The seat a sealed request names (its ticket's must be it), if any."""
+    seat = request.seat if request.HasField("seat") else None
+    if seat is not None and seat < 0:
+        raise invalid([("seat", f"must be a seat number, got {seat}")])
+    return seat
 
 
 def _bot_search(request, unsealed: _Unsealed) -> tuple[pb.SearchLimits, int]:

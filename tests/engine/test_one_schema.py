@@ -19,6 +19,7 @@ from council.engine.serialize import (
     state_to_json,
     state_to_proto,
 )
+from council.v1 import council_of_four_pb2 as cof_pb
 from council.v1 import game_pb2 as pb
 
 
@@ -62,7 +63,7 @@ def test_the_json_form_is_the_protobuf_json_mapping(state):
 def test_a_message_that_is_not_a_position_is_refused_with_its_paths():
     msg = state_to_proto(State.new_game(GameConfig(players=2), seed=1))
     msg.board.face_up.hills.slot1 = 50
-    msg.turn.pending.add(kind="pay_king", permit=pb.PermitSlot(region="coast"))
+    msg.turn.pending.add(kind="pay_king", permit=cof_pb.PermitSlot(region="coast"))
     with pytest.raises(StateValidationError) as info:
         state_from_proto(msg)
     assert info.value.violations == [

@@ -26,6 +26,7 @@ from council.engine.serialize import (
 )
 from council.engine.serialize_the_council import FORMAT, SUIT_FIELDS
 from council.v1 import game_pb2 as pb
+from council.v1 import the_council_pb2 as tc_pb
 
 
 def positions(players: int, seed: int):
@@ -37,7 +38,7 @@ def positions(players: int, seed: int):
 
 
 def test_suit_counts_are_the_cores_suits():
-    assert [f.name for f in pb.SuitCounts.DESCRIPTOR.fields] == list(SUIT_FIELDS)
+    assert [f.name for f in tc_pb.SuitCounts.DESCRIPTOR.fields] == list(SUIT_FIELDS)
     assert tuple(s.lower() for s in SUITS) == SUIT_FIELDS
 
 

@@ -31,6 +31,7 @@ from council.server.errors import (
     shorten,
     to_status,
 )
+from council.v1 import council_of_four_pb2 as cof_pb
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 
@@ -275,7 +276,7 @@ def test_undecodable_requests_are_invalid_argument_with_one_log_line(channel, ca
         (
             "ListLegalActions",
             # A map entry: key (field 1) not UTF-8, value (field 2) 1.
-            state(board(_field(pb.Board, "city_tokens", b"\x0a\x02" + bad + b"\x10\x01"))),
+            state(board(_field(cof_pb.Board, "city_tokens", b"\x0a\x02" + bad + b"\x10\x01"))),
             "state.board.city_tokens",
             "each key must be valid UTF-8",
         ),
@@ -283,8 +284,8 @@ def test_undecodable_requests_are_invalid_argument_with_one_log_line(channel, ca
             "ListLegalActions",
             state(
                 board(
-                    _field(pb.Board, "neutral_emporiums", b"Arkon")
-                    + _field(pb.Board, "neutral_emporiums", bad)
+                    _field(cof_pb.Board, "neutral_emporiums", b"Arkon")
+                    + _field(cof_pb.Board, "neutral_emporiums", bad)
                 )
             ),
             "state.board.neutral_emporiums[1]",
@@ -335,7 +336,7 @@ def test_a_payment_given_by_its_cards_is_accepted(stub):
             request = spb.ApplyActionRequest(state=to_proto(state), structured=structured)
             assert stub.ApplyAction(request).applied.id == m.id
     action = Action.from_id(payments[0].id)
-    cards = pb.CardCounts(**dict(zip(CARD_KINDS, action.cards or (), strict=True)))
+    cards = cof_pb.CardCounts(**dict(zip(CARD_KINDS, action.cards or (), strict=True)))
     assert convert.action_from_proto(pb.Action(kind=pb.ACTION_KIND_PAY, cards=cards)) == action
 
 
@@ -364,18 +365,18 @@ def test_a_payment_given_by_its_cards_is_accepted(stub):
             [("structured.payment", "pay: payment must be an integer in 0..328, got 999")],
         ),
         (
-            pb.Action(kind=pb.ACTION_KIND_PAY, cards=pb.CardCounts(white=-1, black=7)),
+            pb.Action(kind=pb.ACTION_KIND_PAY, cards=cof_pb.CardCounts(white=-1, black=7)),
             [
                 ("structured.cards.white", "must be in 0..4, got -1"),
                 ("structured.cards.black", "must be in 0..4, got 7"),
             ],
         ),
         (
-            pb.Action(kind=pb.ACTION_KIND_PAY, cards=pb.CardCounts()),
+            pb.Action(kind=pb.ACTION_KIND_PAY, cards=cof_pb.CardCounts()),
             [("structured.cards", "a payment spends 1 to 4 cards, got 0")],
         ),
         (
-            pb.Action(kind=pb.ACTION_KIND_PAY, cards=pb.CardCounts(white=3, joker=2)),
+            pb.Action(kind=pb.ACTION_KIND_PAY, cards=cof_pb.CardCounts(white=3, joker=2)),
             [("structured.cards", "a payment spends 1 to 4 cards, got 5")],
         ),
         (
@@ -388,11 +389,13 @@ def test_a_payment_given_by_its_cards_is_accepted(stub):
             ],
         ),
         (
-            pb.Action(kind=pb.ACTION_KIND_PAY, payment=0, cards=pb.CardCounts(black=1)),
+            pb.Action(kind=pb.ACTION_KIND_PAY, payment=0, cards=cof_pb.CardCounts(black=1)),
             [("structured.cards", "are not the cards of payment 0; give one of them")],
         ),
         (
-            pb.Action(kind=pb.ACTION_KIND_ELECT, colour=0, balcony=3, cards=pb.CardCounts(white=1)),
+            pb.Action(
+                kind=pb.ACTION_KIND_ELECT, colour=0, balcony=3, cards=cof_pb.CardCounts(white=1)
+            ),
             [
                 (
                     "structured.cards",

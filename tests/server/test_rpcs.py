@@ -21,6 +21,7 @@ from council.engine.actions import Action
 from council.engine.serialize import state_from_json, state_from_proto, state_to_json
 from council.mcts.search import SearchConfig, SearchLimits, search
 from council.server import presets
+from council.v1 import council_of_four_pb2 as cof_pb
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 
@@ -434,9 +435,12 @@ def test_engine_info_lists_every_rule_variant(stub):
     # in the message's GameConfig and in the answer: a field missing from any of them fails.
     info = stub.GetEngineInfo(spb.GetEngineInfoRequest())
     engine_fields = [f.name for f in dataclasses.fields(GameConfig)]
-    # `game` picks the game (The Council takes `players` only): not a rule variant.
-    message_fields = [f.name for f in pb.GameConfig.DESCRIPTOR.fields if f.name != "game"]
-    assert engine_fields == message_fields
+    # The rule variants are Council of Four's options (GameConfig.council_of_four); its
+    # deprecated top-level fields have the same names and numbers.
+    options = {f.name: f.number for f in cof_pb.CouncilOfFourOptions.DESCRIPTOR.fields}
+    assert engine_fields == ["players", *options]
+    deprecated = {f.name: f.number for f in pb.GameConfig.DESCRIPTOR.fields if f.name in options}
+    assert deprecated == options
     assert list(info.rule_variants) == [f for f in engine_fields if f != "players"]
     assert set(info.rule_variants) >= {
         "layout",

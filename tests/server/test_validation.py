@@ -7,6 +7,7 @@ import grpc
 import pytest
 from server_helpers import played, to_proto, violations
 
+from council.v1 import council_of_four_pb2 as cof_pb
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 
@@ -110,7 +111,7 @@ CASES = [
     ("pending kind unknown", _add_pending("dance"), "state.turn.pending[0].kind"),
     (
         "pending permit region",
-        _add_pending("pay_permit", permit=pb.PermitSlot(region="ocean")),
+        _add_pending("pay_permit", permit=cof_pb.PermitSlot(region="ocean")),
         "state.turn.pending[0].permit.region",
     ),
     ("pending king city", _add_pending("pay_king", city="Nowhere"), "state.turn.pending[0].city"),
