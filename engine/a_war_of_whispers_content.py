@@ -174,7 +174,9 @@ def load_content(source: dict[str, Any] | str | Path) -> Content:
 # The checks.
 
 
-def _fields(path: str, value: Any, required: set[str], optional: set[str] = frozenset()) -> None:
+def _fields(
+    path: str, value: Any, required: set[str], optional: frozenset[str] | set[str] = frozenset()
+) -> None:
     if not isinstance(value, dict):
         raise ContentError(path, f"must be an object, got {type(value).__name__}")
     for key in required:
@@ -297,13 +299,13 @@ class _Checker:
                         f"{out[other].name!r} does not list {region.name!r} back "
                         f"(adjacency must be symmetric)",
                     )
-        for e, empire in enumerate(EMPIRES):
+        for e, empire_name in enumerate(EMPIRES):
             if not any(r.empire == e for r in out):
-                raise ContentError("regions", f"empire {empire!r} has no home region")
+                raise ContentError("regions", f"empire {empire_name!r} has no home region")
             if start[e] > BANNERS_PER_EMPIRE:
                 raise ContentError(
                     "regions",
-                    f"{empire}'s starting banners are {start[e]}, "
+                    f"{empire_name}'s starting banners are {start[e]}, "
                     f"more than its {BANNERS_PER_EMPIRE}",
                 )
         return tuple(out)
@@ -399,7 +401,9 @@ class _Checker:
                     )
                 )
             out.append(Card(name, empire, tuple(abilities)))
-        for e, empire in enumerate(EMPIRES):
+        for e, empire_name in enumerate(EMPIRES):
             if per_empire[e] == 0:
-                raise ContentError("cards", f"empire {empire!r} has no card (its deck is empty)")
+                raise ContentError(
+                    "cards", f"empire {empire_name!r} has no card (its deck is empty)"
+                )
         return tuple(out)
