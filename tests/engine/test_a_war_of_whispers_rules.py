@@ -44,10 +44,16 @@ from aww_positions import (
 )
 
 from council.engine._a_war_of_whispers import (
+    LOCATIONS,
     LOYALTY_PAIRS,
+    LOYALTY_VALUES,
     AWarOfWhispersState,
     IllegalActionError,
+    current_content,
+    use_content,
 )
+from council.engine.a_war_of_whispers_content import load_content
+from council.engine.position import Position
 
 ADD, ATTACK = option(0), option(1)  # the sheriff's options in the bundled content
 
@@ -553,3 +559,65 @@ def test_round_trips_and_reseed():
     assert other != s and other.to_raw()["agent"] == s.to_raw()["agent"]
     for a in s.legal_actions():
         assert s.action_from_text(s.action_to_text(a)) == a
+
+
+# ---------------------------------------------------------------------------------------
+# Content: the core's tables come from the content it is given; a position names its own.
+
+
+def test_the_core_plays_the_content_it_was_given():
+    bundled = current_content()
+    data = bundled.to_json()
+    data["id"] = "test-small"
+    data["regions"][0]["banners"] = 5
+    data["cards"] = [c for c in data["cards"] if c["name"].endswith("Levy")]
+    small = load_content(data)
+    old = AWarOfWhispersState.new_game(2, seed=1)
+    try:
+        use_content(small)
+        s = AWarOfWhispersState.new_game(2, seed=1)
+        assert s.regions()[0] == (BEAR, 5) and s.content_digest_prefix == small.digest[:16]
+        assert s.to_raw()["card_loc"] == [LOC_DECK] * 5 + [LOCATIONS["absent"]] * 35
+        s.random_playout(3)
+        assert s.is_terminal() and s.problems() == []
+        with pytest.raises(ValueError, match="use_content"):
+            old.legal_actions()
+    finally:
+        use_content(bundled)
+    assert old.legal_actions() and old.content_digest_prefix == bundled.digest[:16]
+    with pytest.raises(ValueError, match="use_content"):
+        s.apply(DONE)
+    with pytest.raises(TypeError, match="Content"):
+        use_content(data)
+
+
+def test_it_meets_the_position_contract():
+    s = AWarOfWhispersState.new_game(3, seed=2)
+    assert isinstance(s, Position)
+    assert s.decision_name == "deploy" and s.turn == 1 and s.problems() == []
+    assert s.scores() == [0, 0, 0] and s.winners() == [] and s.returns() == [0.0] * 3
+    done = s.adjudicated()
+    assert done.is_terminal() and not s.is_terminal()
+    assert done.scores() == [
+        sum(LOYALTY_VALUES[s.to_raw()["loyalty"][p][e]] * 4 for e in range(5)) for p in range(3)
+    ]
+
+
+def test_cards_for_a_seat_controlled_without_an_agent_several_in_a_turn():
+    # FAQ: the steward is player 2's through its sheriff's agent; two cards before the action.
+    raw = turn_position({(BEAR, SHERIFF): 2}, BEAR, STEWARD)
+    give(raw, 2, "Bear Levy", "Bear March")
+    s = state(raw)
+    assert s.current_player == 2 and s.agents()[BEAR][STEWARD] == -1
+    s.apply(play("Bear Levy"))
+    s.apply(at("Ursa Ford"))
+    s.apply(at("Ursa Ford"))
+    assert s.decision_name == "choose" and play("Bear March") in s.legal_actions()
+    s.apply(play("Bear March"))  # move up to 2
+    s.apply(at("Ursa Ford"))
+    s.apply(at("Greyridge"))
+    s.apply(count(2))
+    assert s.regions()[region("Ursa Ford")] == (BEAR, 1)
+    assert s.regions()[region("Greyridge")] == (BEAR, 4)
+    assert s.legal_actions() == [option(0), option(1)]  # the steward's action is still due
+    assert s.hand(2) == []
