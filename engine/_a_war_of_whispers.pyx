@@ -40,7 +40,6 @@ OPERATION_NAMES = tuple(OPERATIONS)
 if OPERATION_NAMES != ("add", "attack", "draw", "draw_icons", "swap", "remove", "move",
                        "move_agent"):
     raise ImportError("a_war_of_whispers_content.OPERATIONS does not match the core's OP_*")
-LOYALTY_VALUES = (4, 3, 2, 0, -1)  # by slot: Devout, Dutiful, Affiliated, Unallied, Opposed
 LOCATIONS = {"deck": LOC_DECK, "hand": LOC_HAND, "unknown": LOC_UNKNOWN, "absent": LOC_ABSENT}
 MIN_PLAYERS = AW_MIN_PLAYERS
 MAX_PLAYERS = AW_MAX_PLAYERS
@@ -54,7 +53,8 @@ ACTION_OFFSETS = {"deploy": WA_DEPLOY, "retrieve": WA_RETRIEVE, "option": WA_OPT
                   "done": WA_DONE}
 
 cdef int8_t LOYALTY_VALUE[AW_N_LOYALTY]
-LOYALTY_VALUE[:] = [4, 3, 2, 0, -1]
+LOYALTY_VALUE[:] = [4, 3, 2, 0, -1]  # by slot: Devout, Dutiful, Affiliated, Unallied, Opposed
+LOYALTY_VALUES = tuple(LOYALTY_VALUE[i] for i in range(AW_N_LOYALTY))
 # The ten pairs of empires (WA_LOYALTY + pair), in (a, b) order with a < b.
 cdef int8_t PAIR_A[10]
 cdef int8_t PAIR_B[10]
@@ -250,6 +250,7 @@ cdef bint op_possible(AWState* s, int op, int empire) noexcept nogil:
     """The operation has a valid target now (AW9: a seat's option without one is not a
     valid action; a card's operation without one does nothing)."""
     cdef int r, k, base = s.empire * AW_N_SEATS
+    cdef bint before
     if op == OP_ADD:
         if s.supply[empire] == 0:
             return False
@@ -280,8 +281,10 @@ cdef bint op_possible(AWState* s, int op, int empire) noexcept nogil:
                 return True
         return False
     if op == OP_MOVE_AGENT:
-        # Before the seat's action only: it is forfeited for the new seat's (AW16).
-        if s.step != ST_CHOOSE or s.agent[base + s.acting_seat] != s.actor:
+        # Before the seat's action only: it is forfeited for the new seat's (AW16). While a
+        # card's operations resolve, "before" is where they return to.
+        before = s.return_step == ST_CHOOSE if s.op_n > 0 else s.step == ST_CHOOSE
+        if not before or s.agent[base + s.acting_seat] != s.actor:
             return False
         for k in range(AW_N_SEATS):
             if s.agent[base + k] < 0:

@@ -621,3 +621,26 @@ def test_cards_for_a_seat_controlled_without_an_agent_several_in_a_turn():
     assert s.regions()[region("Greyridge")] == (BEAR, 4)
     assert s.legal_actions() == [option(0), option(1)]  # the steward's action is still due
     assert s.hand(2) == []
+
+
+def test_an_agents_move_after_a_payment_and_another_operation_is_still_before_the_action():
+    bundled = current_content()
+    data = bundled.to_json()
+    envoy = next(c for c in data["cards"] if c["name"] == "Bear Envoy")
+    envoy["abilities"].append(
+        {"cost": ["bear", "bear"], "effect": [{"op": "add", "banners": 1}, {"op": "move_agent"}]}
+    )
+    try:
+        use_content(load_content(data))
+        raw = turn_position({(BEAR, SHERIFF): 0}, BEAR, SHERIFF)
+        give(raw, 0, "Bear Envoy", "Bear Levy")
+        s = state(raw)
+        s.apply(play("Bear Envoy", 1))
+        s.apply(pay("Bear Levy"))
+        s.apply(at("Frostholm"))
+        assert s.decision_name == "seat"
+        assert s.legal_actions() == [seat(STEWARD), seat(MARSHAL), seat(CHANCELLOR)]
+        s.apply(seat(MARSHAL))
+        assert s.agents()[BEAR] == [-1, -1, 0, -1] and s.legal_actions() == [option(0), option(1)]
+    finally:
+        use_content(bundled)
