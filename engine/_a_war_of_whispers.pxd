@@ -24,6 +24,7 @@ cdef enum:
     AW_SUPPLY_FARM = 6
     AW_N_LOYALTY = 5          # Devout x4, Dutiful x3, Affiliated x2, Unallied x0, Opposed x-1
     AW_MAX_COUNT = 20
+    AW_MAP_AGENTS = 2         # agents a player may have on the map (AW22)
 
 # Action space: one fixed range of integers.
 cdef enum:
@@ -39,7 +40,8 @@ cdef enum:
     WA_LOYALTY = 300          # + pair: swap two of one's unrevealed loyalty tokens
     # Done: end the card window after an action; pass (no valid action; no loyalty swap).
     WA_DONE = 310
-    AW_N_ACTIONS = 311
+    WA_DEPLOY_MAP = 311       # + region: place an agent there (the advanced rule, AW22)
+    AW_N_ACTIONS = 343
 
 cdef enum:
     PH_RETRIEVE = 0
@@ -88,6 +90,7 @@ ctypedef struct AWState:
     uint64_t content_tag      # the first 8 bytes of the content's digest
     int32_t action_count
     int8_t n_players
+    int8_t agents_on_map      # 1: the advanced rule, agents on map regions (AW22)
     int8_t viewer             # -1: a full state; else the player whose view this is
     int8_t phase
     int8_t step               # PH_TURNS: ST_*
@@ -116,6 +119,7 @@ ctypedef struct AWState:
     int8_t paying_ability
     int8_t owed[AW_N_EMPIRES]  # symbols still to discard
     int8_t agent[AW_N_COUNCIL_SEATS]   # the player whose agent is there, -1 open
+    int8_t map_agent[AW_MAX_PLAYERS][AW_MAP_AGENTS]  # regions of a player's map agents, -1
     int8_t owner[AW_MAX_REGIONS]       # the empire with banners there, -1 empty
     int8_t banners[AW_MAX_REGIONS]
     int8_t supply[AW_N_EMPIRES]        # banners not on the map
@@ -149,7 +153,8 @@ cdef int8_t ABILITY_OP[AW_MAX_CARDS][AW_MAX_ABILITIES][AW_MAX_EFFECT]
 cdef int8_t ABILITY_AMOUNT[AW_MAX_CARDS][AW_MAX_ABILITIES][AW_MAX_EFFECT]
 cdef int8_t ABILITY_TARGET[AW_MAX_CARDS][AW_MAX_ABILITIES][AW_MAX_EFFECT]
 
-cdef void aw_new_game(AWState* s, int n_players, uint64_t seed) noexcept nogil
+cdef void aw_new_game(AWState* s, int n_players, bint agents_on_map,
+                      uint64_t seed) noexcept nogil
 cdef int aw_legal_actions(AWState* s, int* out) noexcept nogil
 cdef bint aw_is_legal(AWState* s, int action) noexcept nogil
 cdef void aw_apply(AWState* s, int action) noexcept nogil

@@ -32,8 +32,16 @@ class AWarOfWhispersState(PositionMembers):
 
     @classmethod
     def new_game(
-        cls, config: Any = None, seed: int = 0, *, players: int | None = None
+        cls,
+        config: Any = None,
+        seed: int = 0,
+        *,
+        players: int | None = None,
+        agents_on_map: bool | None = None,
     ) -> AWarOfWhispersState: ...
+    @property
+    def agents_on_map(self) -> bool: ...
+    def map_agents(self, player: int) -> list[int]: ...
     @property
     def phase(self) -> str: ...
     @property

@@ -50,7 +50,7 @@ NUM_ACTIONS = AW_N_ACTIONS
 ACTION_OFFSETS = {"deploy": WA_DEPLOY, "retrieve": WA_RETRIEVE, "option": WA_OPTION,
                   "region": WA_REGION, "count": WA_COUNT, "seat": WA_SEAT, "play": WA_PLAY,
                   "pay": WA_PAY, "discard": WA_DISCARD, "loyalty": WA_LOYALTY,
-                  "done": WA_DONE}
+                  "done": WA_DONE, "deploy_map": WA_DEPLOY_MAP}
 
 cdef int8_t LOYALTY_VALUE[AW_N_LOYALTY]
 LOYALTY_VALUE[:] = [4, 3, 2, 0, -1]  # by slot: Devout, Dutiful, Affiliated, Unallied, Opposed
@@ -335,13 +335,18 @@ cdef bint any_option(AWState* s) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Setup and the flow of a round.
 
-cdef void aw_new_game(AWState* s, int n_players, uint64_t seed) noexcept nogil:
+cdef void aw_new_game(AWState* s, int n_players, bint agents_on_map,
+                      uint64_t seed) noexcept nogil:
     cdef int p, e, r, c
     cdef int8_t slots[AW_N_LOYALTY]
     memset(s, 0, sizeof(AWState))
     s.rng = game_rng(seed, <uint64_t>0x6177776869737031)  # "awwhisp1"
     s.content_tag = _CONTENT_TAG
     s.n_players = n_players
+    s.agents_on_map = agents_on_map
+    for p in range(AW_MAX_PLAYERS):
+        for e in range(AW_MAP_AGENTS):
+            s.map_agent[p][e] = -1
     s.viewer = -1
     s.round = 1
     s.first_player = 0
@@ -372,7 +377,12 @@ cdef void aw_new_game(AWState* s, int n_players, uint64_t seed) noexcept nogil:
 
 
 cdef void start_round(AWState* s) noexcept nogil:
-    """Deploy Agents: from round 2 each player first retrieves one agent (AW5)."""
+    """Deploy Agents: from round 2 each player first retrieves one agent (AW5); the agents
+    on the map all come back (AW22)."""
+    cdef int p, i
+    for p in range(AW_MAX_PLAYERS):
+        for i in range(AW_MAP_AGENTS):
+            s.map_agent[p][i] = -1
     s.turn_i = 0
     s.deploy_i = 0
     s.phase = PH_RETRIEVE if s.round > 1 else PH_DEPLOY
@@ -498,7 +508,7 @@ cdef void next_swapper(AWState* s) noexcept nogil:
 
 cdef void end_game(AWState* s) noexcept nogil:
     """Score: each empire's cities times the loyalty of the slot its token is on (AW19)."""
-    cdef int p, e
+    cdef int p, e, i, r
     cdef int cities[AW_N_EMPIRES]
     for e in range(AW_N_EMPIRES):
         cities[e] = cities_controlled(s, e)
@@ -506,6 +516,11 @@ cdef void end_game(AWState* s) noexcept nogil:
         s.score[p] = 0
         for e in range(AW_N_EMPIRES):
             s.score[p] += LOYALTY_VALUE[s.loyalty[p][e]] * cities[e]
+        # An agent on the map: one more city of the region's empire, for its player (AW22).
+        for i in range(AW_MAP_AGENTS):
+            r = s.map_agent[p][i]
+            if r >= 0 and s.owner[r] >= 0:
+                s.score[p] += LOYALTY_VALUE[s.loyalty[p][s.owner[r]]]
     s.phase = PH_OVER
     s.current = -1
 
@@ -634,6 +649,11 @@ cdef int aw_legal_actions(AWState* s, int* out) noexcept nogil:
             if s.agent[i] < 0:
                 out[n] = WA_DEPLOY + i
                 n += 1
+        if s.agents_on_map and s.map_agent[p][AW_MAP_AGENTS - 1] < 0:
+            for r in range(N_REGIONS):
+                if s.map_agent[p][0] != r:
+                    out[n] = WA_DEPLOY_MAP + r
+                    n += 1
     elif s.phase == PH_CLEANUP:
         for c in range(N_CARDS):
             if s.card_loc[c] == LOC_HAND + p:
@@ -713,7 +733,10 @@ cdef void aw_apply(AWState* s, int action) noexcept nogil:
         s.turn_i += 1
         next_retriever(s)
     elif s.phase == PH_DEPLOY:
-        s.agent[action - WA_DEPLOY] = p
+        if action >= WA_DEPLOY_MAP:
+            s.map_agent[p][0 if s.map_agent[p][0] < 0 else 1] = action - WA_DEPLOY_MAP
+        else:
+            s.agent[action - WA_DEPLOY] = p
         s.deploy_i += 1
         if s.deploy_i == s.n_players * deploys_per_player(s):
             start_turns(s)
@@ -902,19 +925,23 @@ cdef class AWarOfWhispersState:
     """A position of A War of Whispers: a full state, or one player's view of it."""
 
     @classmethod
-    def new_game(cls, config=None, seed=0, *, players=None):
-        """A new game for `config` players (an int, or an object with ``players``; 4 if
-        None) on the content the core holds (``use_content``), its chance from `seed`."""
+    def new_game(cls, config=None, seed=0, *, players=None, agents_on_map=None):
+        """A new game for `config` players (an int, or an object with ``players`` and
+        optionally ``agents_on_map``; 4 players if None) on the content the core holds
+        (``use_content``), its chance from `seed`. ``agents_on_map``: the advanced rule
+        (AW22), off by default."""
         if players is not None:
             config = players
         if config is None:
             config = 4
+        if agents_on_map is None:
+            agents_on_map = getattr(config, "agents_on_map", False)
         cdef int n = config if isinstance(config, int) else config.players
         if not AW_MIN_PLAYERS <= n <= AW_MAX_PLAYERS:
             raise ValueError(f"players: A War of Whispers seats {AW_MIN_PLAYERS} to "
                              f"{AW_MAX_PLAYERS}, got {n}")
         cdef AWarOfWhispersState st = AWarOfWhispersState.__new__(AWarOfWhispersState)
-        aw_new_game(&st.s, n, seed_word(seed))
+        aw_new_game(&st.s, n, bool(agents_on_map), seed_word(seed))
         return st
 
     clone = _position_clone
@@ -962,6 +989,17 @@ cdef class AWarOfWhispersState:
     def empire(self):
         """The active empire's name during the empire turns, else None."""
         return EMPIRES[self.s.empire] if self.s.phase == PH_TURNS else None
+
+    @property
+    def agents_on_map(self):
+        """Whether the advanced rule, agents on the map, is played (AW22)."""
+        return bool(self.s.agents_on_map)
+
+    def map_agents(self, int player):
+        """The regions of a player's agents on the map."""
+        _check_seat(self, player)
+        return [self.s.map_agent[player][i] for i in range(AW_MAP_AGENTS)
+                if self.s.map_agent[player][i] >= 0]
 
     @property
     def content_digest_prefix(self):
@@ -1050,6 +1088,9 @@ cdef class AWarOfWhispersState:
             return f"swap loyalty {EMPIRES[a]} {EMPIRES[b]}"
         if action == WA_DONE:
             return "done"
+        if action >= WA_DEPLOY_MAP:
+            r = action - WA_DEPLOY_MAP
+            return f"deploy map {content.regions[r].name if r < N_REGIONS else r}"
         if action < WA_PAY:
             c, a = divmod(action - WA_PLAY, AW_MAX_ABILITIES)
             return f"play {self._card_name(c)} {a + 1}"

@@ -31,6 +31,9 @@ def check(raw: dict, players: int) -> None:
     per_round = 3 if players == 2 else 2
     agents = [raw["agent"].count(p) for p in range(players)]
     assert max(agents) <= per_round + (raw["round"] - 1) * (per_round - 1)
+    for p in range(players):
+        on_map = [r for r in raw["map_agent"][p] if r >= 0]
+        assert len(set(on_map)) == len(on_map) and (raw["agents_on_map"] or not on_map)
 
 
 def supply_capped(raw: dict, empire: int) -> bool:
@@ -41,9 +44,9 @@ def supply_capped(raw: dict, empire: int) -> bool:
     )
 
 
-def play_one(players: int, seed: int) -> AWarOfWhispersState:
+def play_one(players: int, seed: int, agents_on_map: bool) -> AWarOfWhispersState:
     rng = random.Random(seed)
-    s = AWarOfWhispersState.new_game(players, seed=seed)
+    s = AWarOfWhispersState.new_game(players, seed=seed, agents_on_map=agents_on_map)
     raw = s.to_raw()
     steps = 0
     while not s.is_terminal():
@@ -73,6 +76,11 @@ def play_one(players: int, seed: int) -> AWarOfWhispersState:
     ]
     assert s.scores() == [
         sum(LOYALTY_VALUES[raw["loyalty"][p][e]] * cities[e] for e in range(5))
+        + sum(
+            LOYALTY_VALUES[raw["loyalty"][p][raw["owner"][r]]]
+            for r in raw["map_agent"][p]
+            if r >= 0 and raw["owner"][r] >= 0
+        )
         for p in range(players)
     ]
     assert s.winners() and s.problems() == []
@@ -82,7 +90,7 @@ def play_one(players: int, seed: int) -> AWarOfWhispersState:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_keep_the_invariants(players):
     for seed in range(12):
-        play_one(players, seed)
+        play_one(players, seed, agents_on_map=seed % 3 == 2)
 
 
 def test_the_c_playout_matches_the_python_loop_and_ends():

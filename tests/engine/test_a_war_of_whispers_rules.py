@@ -644,3 +644,52 @@ def test_an_agents_move_after_a_payment_and_another_operation_is_still_before_th
         assert s.agents()[BEAR] == [-1, -1, 0, -1] and s.legal_actions() == [option(0), option(1)]
     finally:
         use_content(bundled)
+
+
+# ---------------------------------------------------------------------------------------
+# Advanced rule: agents on the map (manual 5), an option off by default (AW22).
+
+
+def test_agents_on_the_map_only_when_the_option_is_on():
+    assert AWarOfWhispersState.new_game(3, seed=1).legal_actions() == [deploy(e, k)
+        for e in range(5) for k in range(4)]  # fmt: skip
+    s = AWarOfWhispersState.new_game(3, seed=1, agents_on_map=True)
+    assert s.agents_on_map and len(s.legal_actions()) == 20 + len(CONTENT.regions)
+    s.apply(A["deploy_map"] + region("Goldhollow"))
+    assert s.map_agents(0) == [region("Goldhollow")] and s.current_player == 1
+    s.apply(A["deploy_map"] + region("Goldhollow"))  # another player may share the region
+    s.apply(deploy(BEAR, SHERIFF))
+    # Player 0's second: not Goldhollow again; then no third.
+    legal = s.legal_actions()
+    assert A["deploy_map"] + region("Goldhollow") not in legal
+    assert A["deploy_map"] + region("Frostholm") in legal
+    s.apply(A["deploy_map"] + region("Frostholm"))
+    assert s.action_to_text(A["deploy_map"] + region("Frostholm")) == "deploy map Frostholm"
+    s.apply(deploy(BEAR, STEWARD))
+    s.apply(deploy(BEAR, MARSHAL))
+    assert s.phase == "turns" and s.map_agents(0) == [region("Goldhollow"), region("Frostholm")]
+
+
+def test_a_map_agent_counts_as_a_city_of_the_regions_empire_and_comes_back_next_round():
+    raw = turn_position({(BEAR, CHANCELLOR): 0}, BEAR, CHANCELLOR, players=2)
+    raw["agents_on_map"] = 1
+    raw["round"] = 4
+    raw["loyalty"][0] = [0, 1, 2, 3, 4]  # bear x4, lion x3, ...
+    raw["loyalty"][1] = [4, 3, 2, 1, 0]
+    raw["map_agent"][0] = [region("Sunmere"), region("Pridegate")]  # the lion's
+    raw["map_agent"][1] = [region("Frostholm"), -1]  # the bear's
+    set_map(raw, {"Pridegate": (-1, 0)})  # empty: no empire, nothing
+    s = state(raw)
+    s.apply(option(1))
+    s.apply(at("Frostholm"))
+    # Every empire keeps its 4 cities (Pridegate has none). Player 0: 16 + 12 + 8 + 0 - 4,
+    # and Sunmere, the lion's, at x3. Player 1: -4 + 0 + 8 + 12 + 16, and Frostholm at x-1.
+    assert s.scores() == [32 + 3, 32 - 1]
+    # Before the last round: the map agents come back with the next deployment.
+    raw["round"] = 1
+    s = state(raw)
+    s.apply(option(1))
+    s.apply(at("Frostholm"))
+    while s.phase != "retrieve":
+        s.apply(DONE)
+    assert s.map_agents(0) == [] and s.map_agents(1) == []
