@@ -73,6 +73,7 @@ cdef enum:
     OP_REMOVE = 5
     OP_MOVE = 6
     OP_MOVE_AGENT = 7
+    OP_RAZE = 8
 
 cdef enum:
     TG_CARD = 0               # a card's operation acts for the card's empire

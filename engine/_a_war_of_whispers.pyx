@@ -38,7 +38,7 @@ PHASES = ("retrieve", "deploy", "turns", "cleanup", "swap", "over")
 STEPS = ("choose", "after", "pay", "add", "remove", "from", "to", "count", "seat")
 OPERATION_NAMES = tuple(OPERATIONS)
 if OPERATION_NAMES != ("add", "attack", "draw", "draw_icons", "swap", "remove", "move",
-                       "move_agent"):
+                       "move_agent", "raze"):
     raise ImportError("a_war_of_whispers_content.OPERATIONS does not match the core's OP_*")
 LOCATIONS = {"deck": LOC_DECK, "hand": LOC_HAND, "unknown": LOC_UNKNOWN, "absent": LOC_ABSENT}
 MIN_PLAYERS = AW_MIN_PLAYERS
@@ -218,7 +218,7 @@ cdef inline bint is_adjacent(int a, int b) noexcept nogil:
 cdef inline bint may_enter(AWState* s, int op, int empire, int target) noexcept nogil:
     """An attack enters a region the empire does not hold (an enemy's or an empty one,
     AW10); a move enters one it holds or an empty one (AW13)."""
-    if op == OP_ATTACK:
+    if op == OP_ATTACK or op == OP_RAZE:
         return s.owner[target] != empire
     return s.owner[target] == empire or s.owner[target] < 0
 
@@ -258,7 +258,7 @@ cdef bint op_possible(AWState* s, int op, int empire) noexcept nogil:
             if s.owner[r] == empire:
                 return True
         return False
-    if op == OP_ATTACK or op == OP_MOVE:
+    if op == OP_ATTACK or op == OP_MOVE or op == OP_RAZE:
         for r in range(N_REGIONS):
             if may_leave(s, op, empire, r):
                 return True
@@ -581,7 +581,7 @@ cdef void run_ops(AWState* s) noexcept nogil:
             s.left = amount if amount < s.supply[empire] else s.supply[empire]
             s.step = ST_ADD
             return
-        if op == OP_ATTACK:
+        if op == OP_ATTACK or op == OP_RAZE:
             s.left = AW_MAX_COUNT
             s.step = ST_FROM
             return
@@ -609,12 +609,21 @@ cdef void run_ops(AWState* s) noexcept nogil:
 
 cdef void resolve_entry(AWState* s, int target, int n) noexcept nogil:
     """n banners of cur_empire leave from_region for target: a move joins them; an attack
-    loses one to a fort, then both sides lose banners one for one (AW10)."""
+    loses one to a fort, then both sides lose banners one for one (AW10); a raze kills them
+    all, and all the defenders."""
     cdef int empire = s.cur_empire, defender = s.owner[target], fight
     s.banners[s.from_region] -= n
     if s.cur_op == OP_MOVE:
         s.owner[target] = empire
         s.banners[target] += n
+        return
+    if s.cur_op == OP_RAZE:
+        # Every banner involved dies, the attackers and the defenders (FAQ, AW10).
+        s.supply[empire] += n
+        if defender >= 0:
+            s.supply[defender] += s.banners[target]
+        s.banners[target] = 0
+        s.owner[target] = -1
         return
     if REGION_FORT[target]:
         n -= 1

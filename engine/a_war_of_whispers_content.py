@@ -68,6 +68,7 @@ OPERATIONS: dict[str, tuple[str | None, int, int]] = {
     "remove": ("banners", 1, 6),  # remove banners from one enemy region next to the empire
     "move": ("banners", 1, 6),  # move banners to an adjacent friendly or empty region
     "move_agent": (None, 0, 0),  # move the agent to an open seat of its council, take it
+    "raze": (None, 0, 0),  # an attack that kills every banner involved, on both sides
 }
 SEAT_OPERATIONS = frozenset(OPERATIONS) - {"move_agent"}
 CARD_OPERATIONS = frozenset(OPERATIONS) - {"swap"}

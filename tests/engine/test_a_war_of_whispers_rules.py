@@ -693,3 +693,20 @@ def test_a_map_agent_counts_as_a_city_of_the_regions_empire_and_comes_back_next_
     while s.phase != "retrieve":
         s.apply(DONE)
     assert s.map_agents(0) == [] and s.map_agents(1) == []
+
+
+def test_a_raze_kills_every_banner_involved_in_the_attack():
+    # FAQ: "kill all banners involved in attack" includes both attackers and defenders.
+    raw = turn_position({(BEAR, SHERIFF): 0}, BEAR, SHERIFF)
+    set_map(raw, {"Pinewatch": (BEAR, 5), "Goldhollow": (LION, 3)})
+    give(raw, 0, "Bear Saboteurs", "Bear Levy", "Lion Levy")
+    s = state(raw)
+    s.apply(play("Bear Saboteurs", 2))  # bear + bear + lion
+    assert s.legal_actions() == [pay("Bear Levy"), pay("Lion Levy")]
+    s.apply(pay("Lion Levy"))
+    s.apply(pay("Bear Levy"))
+    for a in (at("Pinewatch"), at("Goldhollow"), count(2)):
+        s.apply(a)
+    assert s.regions()[region("Goldhollow")] == (-1, 0)
+    assert s.regions()[region("Pinewatch")] == (BEAR, 3)
+    assert s.problems() == [] and s.hand(0) == []
