@@ -1071,7 +1071,8 @@ cdef class AWarOfWhispersState:
     child = _position_child
 
     def action_to_text(self, int action):
-        """'deploy lion marshal', 'retrieve ...', 'option 1' (the acting seat's second),
+        """'deploy lion marshal', 'retrieve ...', 'option 1 (attack)' (the acting seat's
+        second option, named when it is to be chosen),
         'region NAME', 'count 3', 'seat steward', 'play CARD 2' (its second ability),
         'pay CARD', 'discard CARD', 'swap loyalty bear lion', 'done'."""
         if not 0 <= action < AW_N_ACTIONS:
@@ -1084,7 +1085,14 @@ cdef class AWarOfWhispersState:
             i = action - WA_RETRIEVE
             return f"retrieve {EMPIRES[i // AW_N_SEATS]} {SEATS[i % AW_N_SEATS]}"
         if action < WA_REGION:
-            return f"option {action - WA_OPTION}"
+            k = action - WA_OPTION
+            e, seat = self.s.empire, self.s.acting_seat
+            if (self.s.phase == PH_TURNS and self.s.step == ST_CHOOSE
+                    and k < SEAT_N_OPTIONS[e][seat]):
+                amount = SEAT_AMOUNT[e][seat][k]
+                what = OPERATION_NAMES[SEAT_OP[e][seat][k]] + (f" {amount}" if amount else "")
+                return f"option {k} ({what})"
+            return f"option {k}"
         if action < WA_COUNT:
             r = action - WA_REGION
             return f"region {content.regions[r].name if r < N_REGIONS else r}"
@@ -1110,7 +1118,12 @@ cdef class AWarOfWhispersState:
         return _content.cards[c].name if c < N_CARDS else f"#{c}"
 
     def action_from_text(self, str text):
-        """Inverse of action_to_text (ValueError naming the problem)."""
+        """Inverse of action_to_text (ValueError naming the problem); ``option K`` alone
+        is read too."""
+        words = text.split()
+        if len(words) == 2 and words[0] == "option" and words[1].isdigit():
+            if int(words[1]) < AW_MAX_OPTIONS:
+                return WA_OPTION + int(words[1])
         for action in range(AW_N_ACTIONS):
             if self.action_to_text(action) == text.strip():
                 return action

@@ -172,6 +172,11 @@ def test_seats_with_no_agent_in_their_council_do_nothing():
 def test_add_banners_to_regions_the_empire_controls():
     s = state(turn_position({(BEAR, SHERIFF): 0}, BEAR, SHERIFF))
     assert s.legal_actions() == [ADD, ATTACK]
+    assert [s.action_to_text(a) for a in s.legal_actions()] == [
+        "option 0 (add 2)",
+        "option 1 (attack)",
+    ]
+    assert s.action_from_text("option 1") == s.action_from_text("option 1 (attack)") == ATTACK
     s.apply(ADD)
     assert s.decision_name == "add"
     assert s.legal_actions() == [at(r) for r in regions_of(s, BEAR)]
