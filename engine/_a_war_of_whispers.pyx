@@ -1196,6 +1196,10 @@ cdef class AWarOfWhispersState:
     def __hash__(self):
         _position_unhashable(self)
 
+    def __str__(self):
+        from council.engine.render_a_war_of_whispers import render_a_war_of_whispers
+        return render_a_war_of_whispers(self)
+
     def __repr__(self):
         who = "full state" if self.s.viewer < 0 else f"view of player {self.s.viewer}"
         return (f"<AWarOfWhispersState {self.s.n_players} players, round {self.s.round}, "
