@@ -105,6 +105,7 @@ ctypedef struct AWState:
     int8_t acting_seat        # whose options the actor takes (after a swap: the new seat)
     int8_t actor              # the player controlling the seat
     int8_t followup           # 1: acting for a seat reached by a swap or an agent's move
+    int8_t seats_done         # bit k: seat k of this council already acted (AW12)
     int8_t return_step        # ST_CHOOSE or ST_AFTER: where the queued operations return
     int8_t op_n
     int8_t op_i

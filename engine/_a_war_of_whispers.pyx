@@ -405,23 +405,26 @@ cdef void start_turns(AWState* s) noexcept nogil:
     s.phase = PH_TURNS
     s.empire = 0
     s.seat = 0
+    s.seats_done = 0
     enter_seat(s)
 
 
 cdef void enter_seat(AWState* s) noexcept nogil:
     """Find the next seat with a decision, from s.seat of s.empire on, checking each
-    empire's supply when its turn ends (AW8, AW11)."""
+    empire's supply when its turn ends (AW8, AW11). A seat whose action was already taken
+    through a swap or an agent's move is not resolved again (AW12)."""
     cdef int p
     while True:
         if s.seat == AW_N_SEATS:
             check_supply(s, s.empire)
             s.empire += 1
             s.seat = 0
+            s.seats_done = 0
             if s.empire == AW_N_EMPIRES:
                 end_turns(s)
                 return
         p = aw_controller(s, s.empire, s.seat)
-        if p >= 0:
+        if p >= 0 and not s.seats_done >> s.seat & 1:
             s.actor = p
             s.current = p
             s.acting_seat = s.seat
@@ -828,6 +831,7 @@ cdef void aw_apply(AWState* s, int action) noexcept nogil:
         s.agent[base + i] = s.agent[base + s.acting_seat]
         s.agent[base + s.acting_seat] = tmp
         s.acting_seat = i
+        s.seats_done |= 1 << i
         s.followup = 1
         s.return_step = ST_CHOOSE  # the new seat's action, at once (AW12, AW16)
         run_ops(s)

@@ -715,3 +715,26 @@ def test_a_raze_kills_every_banner_involved_in_the_attack():
     assert s.regions()[region("Goldhollow")] == (-1, 0)
     assert s.regions()[region("Pinewatch")] == (BEAR, 3)
     assert s.problems() == [] and s.hand(0) == []
+
+
+def test_a_seat_reached_by_a_swap_acts_once():
+    # A content whose sheriff can swap: the marshal's action is taken at once, not again.
+    bundled = current_content()
+    data = bundled.to_json()
+    data["councils"]["bear"]["sheriff"] = [{"op": "swap"}, {"op": "add", "banners": 1}]
+    try:
+        use_content(load_content(data))
+        s = state(turn_position({(BEAR, SHERIFF): 0, (BEAR, MARSHAL): 1}, BEAR, SHERIFF))
+        s.apply(option(0))
+        s.apply(seat(MARSHAL))
+        assert s.agents()[BEAR] == [1, -1, 0, -1]
+        for a in (option(0), at("Frostholm"), at("Sunmere"), count(1)):  # the marshal attacks
+            s.apply(a)
+        assert s.regions()[region("Sunmere")] == (LION, 1)
+        assert (s.to_raw()["seat"], s.current_player) == (STEWARD, 0)
+        s.apply(option(1))
+        s.apply(at("Ursa Ford"))
+        # The marshal has acted: next the chancellor, through the sheriff's agent (player 1).
+        assert (s.to_raw()["seat"], s.current_player) == (CHANCELLOR, 1)
+    finally:
+        use_content(bundled)
