@@ -1135,9 +1135,34 @@ cdef class AWarOfWhispersState:
 
     def problems(self):
         """Consistency problems as ``(field, problem)`` pairs; ``[]`` when consistent:
-        each empire's banners on the map plus its supply are 20, a region has banners
-        exactly when it has an owner, the public hand counts match the cards."""
+        the counters in range, each empire's banners on the map plus its supply are 20, a
+        region has banners exactly when it has an owner, agents belong to players, each
+        player's loyalty tokens fill the five slots (unknown ones: -1 in a view), the
+        public hand counts match the cards."""
         out = []
+        n = self.s.n_players
+        if not AW_MIN_PLAYERS <= n <= AW_MAX_PLAYERS:
+            return [("n_players", f"{n} is not {AW_MIN_PLAYERS} to {AW_MAX_PLAYERS}")]
+        if not 1 <= self.s.round <= AW_ROUNDS:
+            out.append(("round", f"{self.s.round} is not 1 to {AW_ROUNDS}"))
+        if not 0 <= self.s.phase <= PH_OVER:
+            out.append(("phase", f"unknown phase {self.s.phase}"))
+        elif not (self.s.phase == PH_OVER or 0 <= self.s.current < n):
+            out.append(("current", f"{self.s.current} is not a player"))
+        for i in range(AW_N_COUNCIL_SEATS):
+            if not -1 <= self.s.agent[i] < n:
+                out.append((f"agent[{i}]", f"{self.s.agent[i]} is not a player or -1"))
+        for p in range(n):
+            slots = [self.s.loyalty[p][e] for e in range(AW_N_EMPIRES)]
+            known = [x for x in slots if x >= 0 or self.s.viewer < 0 or self.s.viewer == p]
+            in_range = all(0 <= x < AW_N_LOYALTY for x in known)
+            if len(set(known)) != len(known) or not in_range:
+                out.append((f"loyalty[{p}]", f"{slots} is not one token per slot"))
+        for c in range(N_CARDS):
+            loc = self.s.card_loc[c]
+            if not (loc == LOC_DECK or LOC_HAND <= loc < LOC_HAND + n
+                    or loc == LOC_UNKNOWN and self.s.viewer >= 0):
+                out.append((f"card_loc[{c}]", f"{loc} is not a place of a card here"))
         for e in range(AW_N_EMPIRES):
             on_map = sum(self.s.banners[r] for r in range(N_REGIONS) if self.s.owner[r] == e)
             if on_map + self.s.supply[e] != AW_BANNERS:

@@ -738,3 +738,33 @@ def test_a_seat_reached_by_a_swap_acts_once():
         assert (s.to_raw()["seat"], s.current_player) == (CHANCELLOR, 1)
     finally:
         use_content(bundled)
+
+
+@pytest.mark.parametrize(
+    "field, value, path",
+    [
+        ("round", 5, "round"),
+        ("current", 3, "current"),
+        ("agent", [0] * 19 + [4], "agent[19]"),
+        ("supply", [12, 12, 12, 12, 11], "supply[4]"),
+        ("owner", [-1] + [r // 4 for r in range(1, 20)] + [-1] * 12, "owner[0]"),
+        ("card_loc", [0] * 39 + [4], "card_loc[39]"),
+        ("hand_count", [[1, 0, 0, 0, 0]] + [[0] * 5] * 3, "hand_count[0][0]"),
+    ],
+)
+def test_problems_name_the_field(field, value, path):
+    raw = new_raw(3)
+    assert state(raw).problems() == []
+    raw[field] = value
+    assert path in [p for p, _ in state(raw).problems()]
+
+
+def test_problems_of_loyalty_tokens():
+    raw = new_raw(2)
+    raw["loyalty"][1] = [0, 0, 1, 2, 3]
+    assert [p for p, _ in state(raw).problems()] == ["loyalty[1]"]
+    raw["loyalty"][1] = [0, -1, -1, 2, 3]  # unknown to a view of player 0, not to player 1
+    raw["viewer"] = 0
+    assert state(raw).problems() == []
+    raw["viewer"] = 1
+    assert [p for p, _ in state(raw).problems()] == ["loyalty[1]"]
