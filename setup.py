@@ -104,6 +104,7 @@ extensions = [
         ("engine", "_the_council"),
         ("engine", "_kuhn_poker"),
         ("engine", "_leduc_poker"),
+        ("engine", "_a_war_of_whispers"),
         ("mcts", "_evaluation"),
         ("mcts", "_council_of_four_search"),
         ("mcts", "_the_council_search"),

@@ -33,6 +33,7 @@ COMPILED = {
     "council.engine._the_council": "engine/_the_council.pyi",
     "council.engine._kuhn_poker": "engine/_kuhn_poker.pyi",
     "council.engine._leduc_poker": "engine/_leduc_poker.pyi",
+    "council.engine._a_war_of_whispers": "engine/_a_war_of_whispers.pyi",
     "council.mcts._search": "mcts/_search.pyi",
     "council.mcts._evaluation": "mcts/_evaluation.pyi",
     "council.mcts._council_of_four_search": "mcts/_council_of_four_search.pyi",
