@@ -15,7 +15,7 @@ import {
   settings, showError, stream,
 } from "./page.js";
 import * as review from "./review.js";
-import { fitBoard, setUpZoom } from "./svg_board.js";
+import { fitBoard, markParts, setUpZoom } from "./svg_board.js";
 
 /** @typedef {import("./page.js").Json} Json */
 
@@ -234,9 +234,12 @@ async function draw() {
     await drawHtml();
   } else {
     board.innerHTML = svg;
-    fitBoard();
+    fitBoard(shown.boardParts);
   }
-  shown.drawn?.(); // (its pieces made buttons, the board in words)
+  // The seat's own area (its hand...), where its view shows one.
+  $("own-area").replaceChildren();
+  $("own-area").hidden = true;
+  shown.drawn?.(); // (its pieces made buttons, the board in words, its own area)
 }
 
 function clearActions() {
@@ -251,6 +254,7 @@ function clearActions() {
   if (game.hint) game.hint.abort(); // a hint of a position left behind is dropped
   game.hint = null;
   view().clear?.(); // no targets on the board
+  markParts();
 }
 
 // What a pending decision chooses (ListLegalActions' `decision`), said above the options.
@@ -344,6 +348,7 @@ async function step(generation) {
   showDecision(listed.decision);
   showActions(listed.actions);
   view().turn?.(listed.actions, listed.decision); // each action's target marked on the board
+  markParts(); // (and where they are)
   $("hint-button").disabled = false;
   $("undo-button").disabled = !canUndo();
 }

@@ -1,26 +1,58 @@
 // A board drawn by the server (RenderPosition's SVG), zoomed and panned in its viewport; the
 // seats' panels (g.player, in a row below the board) shown apart, each a small SVG of its own
 // that the page reflows (side by side on a desktop, one above the other on a phone); the
-// board's SVG is cropped above them. Its default zoom makes its smallest text READABLE_PX (at
-// least the viewport's width); the user's zoom, once chosen, stays from move to move.
+// board's SVG is cropped above them. No text is drawn below READABLE_PX at any zoom: a text
+// smaller than that on screen is drawn larger (legible). The default zoom shows the whole
+// board where it is at least WHOLE_MIN of its size (a desktop); on a phone, one part of it
+// across the viewport's width (the view's first board part). The parts (a view's
+// `boardParts`: the groups of the SVG, the seats' panels) are a row of buttons, each telling
+// how many targets of the move to make it holds, that bring the part into view; "Next
+// target" brings each target in turn. The user's zoom, once chosen, stays from move to move.
 import { $, newElement, seatLabel } from "./page.js";
 
 const READABLE_PX = 11;
 const ZOOM_MAX = 4;
+const WHOLE_MIN = 0.5; // (an 8-unit text is then drawn at most 2.75 times its size)
+const PART_MARGIN = 6; // around a part shown across the viewport (SVG units)
+const PART_MIN = 0.8; // a part wider than the viewport at this zoom is panned across
+const PANELS = "panels"; // a part that is the seats' panels, not a group of the board's SVG
 const zoom = {
   /** @type {number | null} */
   scale: null, // the user's
   current: 0,
   width: 0,
   height: 0,
-  readable: 1,
+  /** @type {{id: string, label: string}[]} */
+  parts: [],
+  nextTarget: 0,
 };
+
+/**
+ * A text of `svg` drawn at READABLE_PX at least, whatever the zoom and the transforms it is
+ * under (its size on screen: its font size times its screen matrix's scale); its own size
+ * (the SVG's font-size) where that is enough.
+ * @param {SVGSVGElement} svg
+ */
+function legible(svg) {
+  for (const text of svg.querySelectorAll("text")) {
+    if (text.dataset.size === undefined) text.dataset.size = String(parseFloat(getComputedStyle(text).fontSize) || 0);
+    const own = Number(text.dataset.size);
+    const matrix = text.getScreenCTM();
+    const perUnit = matrix ? Math.hypot(matrix.a, matrix.b) : 1;
+    const least = READABLE_PX / (perUnit || 1);
+    text.style.fontSize = own && own < least ? `${least.toFixed(2)}px` : "";
+  }
+}
 
 /** @returns {SVGSVGElement | null} */
 const boardSvg = () => $("board").querySelector("svg");
 
-// After the board's SVG is put in #board: cropped, zoomed, its panels apart.
-export function fitBoard() {
+/**
+ * After the board's SVG is put in #board: cropped, zoomed, its panels apart, its parts (the
+ * view's `boardParts`: an SVG group's id, or "panels", and a label) a row of buttons.
+ * @param {{id: string, label: string}[]} [parts]
+ */
+export function fitBoard(parts = []) {
   const svg = boardSvg();
   if (!svg) return;
   const [, , width, fullHeight] = (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number);
@@ -29,19 +61,140 @@ export function fitBoard() {
   const height = Number.isFinite(top) && top < fullHeight ? top - 6 : fullHeight;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("preserveAspectRatio", "xMinYMin meet");
-  Object.assign(zoom, { width, height });
-  // The smallest text of the board (the panels apart) at scale 1.
-  const sizes = [...svg.querySelectorAll("text")].filter((t) => !t.closest("g.player"))
-    .map((t) => parseFloat(getComputedStyle(t).fontSize)).filter((size) => size > 0);
-  zoom.readable = sizes.length ? READABLE_PX / Math.min(...sizes) : 1;
+  Object.assign(zoom, { width, height, parts: parts.filter((part) => part.id === PANELS || svg.getElementById(part.id)) });
+  showParts();
   // The new drawing at the zoom of the one it replaces, so that the view stays where it was.
   if (zoom.current) svg.setAttribute("width", String(Math.round(width * zoom.current)));
   setZoom(zoom.scale ?? defaultZoom(), 0, 0, false);
   showPanels(svg, panels);
 }
 
+// The whole board, where it is large enough; else (a phone) the first part across the width.
 function defaultZoom() {
-  return Math.max(zoom.readable, $("board-viewport").clientWidth / zoom.width || 0);
+  const whole = wholeBoardZoom();
+  const first = zoom.parts.map((part) => partBox(part.id)).find(Boolean);
+  return whole >= WHOLE_MIN || !first ? whole : partZoom(first);
+}
+
+/**
+ * A part of the board's SVG, in its units, with a margin; null for the panels (or none).
+ * @param {string} id
+ * @returns {{x: number, y: number, width: number, height: number} | null}
+ */
+function partBox(id) {
+  const group = id === PANELS ? null : /** @type {SVGGraphicsElement | null} */ (boardSvg()?.getElementById(id) ?? null);
+  if (!group) return null;
+  const box = group.getBBox();
+  return {
+    x: box.x - PART_MARGIN, y: box.y - PART_MARGIN,
+    width: box.width + 2 * PART_MARGIN, height: box.height + 2 * PART_MARGIN,
+  };
+}
+
+/**
+ * The zoom that shows a part whole in the viewport; a part too wide for that at PART_MIN
+ * (the king's board on a phone) at PART_MIN, from its left edge.
+ * @param {{width: number, height: number}} box
+ */
+function partZoom(box) {
+  const viewport = $("board-viewport");
+  return Math.min(viewport.clientHeight / box.height, Math.max(viewport.clientWidth / box.width, PART_MIN));
+}
+
+/**
+ * A part brought into view: the board zoomed to it (the user's zoom from then on) and
+ * scrolled to it, the viewport in the window; the panels scrolled to.
+ * @param {string} id
+ */
+function showPart(id) {
+  if (id === PANELS) {
+    $("player-panels").scrollIntoView({ block: "start" });
+    return;
+  }
+  const box = partBox(id);
+  if (!box) return;
+  const viewport = $("board-viewport");
+  setZoom(partZoom(box));
+  viewport.scrollLeft = box.x * zoom.current;
+  viewport.scrollTop = box.y * zoom.current;
+  viewport.scrollIntoView({ block: "nearest" });
+}
+
+// The row of the parts' buttons (and "Next target") above the board's viewport.
+function showParts() {
+  let nav = $("board-parts");
+  if (!nav) {
+    nav = newElement("nav", "board-parts");
+    nav.id = "board-parts";
+    nav.setAttribute("aria-label", "Parts of the board");
+    $("board-viewport").before(nav);
+  }
+  nav.hidden = !zoom.parts.length;
+  const ids = zoom.parts.map((part) => part.id).join(" ");
+  if (nav.dataset.parts === ids) return markParts(); // (the same buttons: the focus stays)
+  nav.dataset.parts = ids;
+  nav.replaceChildren();
+  for (const part of zoom.parts) {
+    const button = newElement("button", "part", part.label);
+    button.type = "button";
+    button.dataset.part = part.id;
+    button.addEventListener("click", () => showPart(part.id));
+    nav.append(button);
+  }
+  const next = newElement("button", "next-target", "Next target");
+  next.type = "button";
+  next.id = "next-target";
+  next.addEventListener("click", nextTarget);
+  nav.append(next);
+  markParts();
+}
+
+// The board's pieces that play a move now (a view marks them: [data-piece].target).
+const targets = () => /** @type {SVGGraphicsElement[]} */ ([...$("board-panel").querySelectorAll("[data-piece].target")]);
+
+/**
+ * After the targets change (a view's `turn` or `clear`): each part's button says how many
+ * targets it holds, "Next target" how many there are.
+ */
+export function markParts() {
+  const svg = boardSvg();
+  if (svg) legible(svg); // (the marks the view drew since, their text too)
+  const nav = $("board-parts");
+  if (!nav) return;
+  const all = targets();
+  zoom.nextTarget = 0;
+  for (const button of nav.querySelectorAll("button.part")) {
+    const id = button.dataset.part;
+    const box = partBox(id);
+    const inside = all.filter((target) => {
+      if (id === PANELS) return Boolean(target.closest("#player-panels"));
+      if (!box || target.closest("#player-panels")) return false;
+      const at = target.getBBox();
+      const [x, y] = [at.x + at.width / 2, at.y + at.height / 2];
+      return x >= box.x && x <= box.x + box.width && y >= box.y && y <= box.y + box.height;
+    });
+    const label = zoom.parts.find((part) => part.id === id)?.label || id;
+    button.textContent = inside.length ? `${label} (${inside.length})` : label;
+    button.classList.toggle("has-targets", inside.length > 0);
+    button.dataset.targets = inside.map((target) => target.getAttribute("data-piece")).join(" ");
+  }
+  const next = $("next-target");
+  next.disabled = !all.length;
+  next.textContent = all.length ? `Next target (${all.length})` : "Next target";
+}
+
+// "Next target": each target in turn brought into view (a part's zoom at least) and focused.
+function nextTarget() {
+  const all = targets();
+  if (!all.length) return;
+  const target = all[zoom.nextTarget % all.length];
+  zoom.nextTarget += 1;
+  if (!target.closest("#player-panels")) {
+    const box = zoom.parts.map((part) => partBox(part.id)).find(Boolean);
+    if (box && zoom.current < partZoom(box)) setZoom(partZoom(box));
+  }
+  target.scrollIntoView({ block: "center", inline: "center" });
+  target.focus({ preventScroll: true });
 }
 
 // The whole board in the viewport.
@@ -63,7 +216,7 @@ function setZoom(scale, x = 0, y = 0, chosen = true) {
   if (!svg || !zoom.width) return;
   const viewport = $("board-viewport");
   const old = svg.width.baseVal.value / zoom.width || scale;
-  scale = Math.min(Math.max(scale, Math.min(wholeBoardZoom(), zoom.readable)), ZOOM_MAX);
+  scale = Math.min(Math.max(scale, wholeBoardZoom()), ZOOM_MAX);
   const pointX = (viewport.scrollLeft + x) / old;
   const pointY = (viewport.scrollTop + y) / old;
   svg.setAttribute("width", String(Math.round(zoom.width * scale)));
@@ -73,6 +226,7 @@ function setZoom(scale, x = 0, y = 0, chosen = true) {
   if (chosen) zoom.scale = scale;
   zoom.current = scale;
   $("board").dataset.zoom = scale.toFixed(3);
+  legible(svg);
 }
 
 /**
@@ -111,6 +265,7 @@ function showPanels(svg, panels) {
     wrapper.dataset.seat = String(seat);
     wrapper.append(panel);
     box.append(wrapper);
+    legible(panel);
   }
 }
 
@@ -173,6 +328,10 @@ export function setUpZoom() {
     drag = null;
   }, true);
   window.addEventListener("resize", () => {
-    if (boardSvg() && zoom.scale === null) setZoom(defaultZoom(), 0, 0, false);
+    const svg = boardSvg();
+    if (!svg) return;
+    if (zoom.scale === null) setZoom(defaultZoom(), 0, 0, false);
+    legible(svg);
+    for (const panel of $("player-panels").querySelectorAll("svg")) legible(panel);
   });
 }

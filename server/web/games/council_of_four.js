@@ -3,9 +3,9 @@
 // parts, and its board as the place to play (council_of_four_board.js) over RenderPosition's
 // SVG. Its part of a GameState is the message's own top-level fields (turn, players, board):
 // what the page reads of them is here.
-import { $, game, plural } from "../page.js";
+import { $, game, newElement, plural } from "../page.js";
 import * as board from "./council_of_four_board.js";
-import { byCost, paymentGroup, touched } from "./council_of_four_facts.js";
+import { COLOURS, SWATCH, byCost, paymentGroup, touched } from "./council_of_four_facts.js";
 
 /** @typedef {import("../page.js").Json} Json */
 
@@ -61,6 +61,33 @@ function viewParts(seat) {
   ].join(" · ");
 }
 
+/**
+ * The viewing seat's own area, kept in sight beside the actions (on a phone, at the foot of
+ * the window): its hand (a count per colour, the jokers last), its coins and assistants.
+ */
+function ownArea() {
+  const player = (game.state.players || [])[game.state.viewer || 0];
+  if (!player) return;
+  const hand = player.hand || {};
+  const box = $("own-area");
+  const cards = newElement("ul", "hand");
+  cards.setAttribute("aria-label", "Your politics cards");
+  for (const kind of [...COLOURS, "joker"]) {
+    if (!hand[kind]) continue;
+    const card = newElement("li", "hand-card");
+    const swatch = newElement("span", `swatch swatch-${kind}`);
+    if (SWATCH[kind]) swatch.style.background = SWATCH[kind];
+    swatch.setAttribute("aria-hidden", "true");
+    card.append(swatch, `${kind} ×${hand[kind]}`);
+    cards.append(card);
+  }
+  if (!cards.children.length) cards.append(newElement("li", "hand-card", "no card"));
+  const total = Object.values(hand).reduce((sum, n) => sum + Number(n || 0), 0);
+  box.append(newElement("h2", "", `Your hand (${total})`), cards,
+    newElement("p", "means", `${plural(player.coins || 0, "coin")} · ${plural(player.assistants || 0, "assistant")}`));
+  box.hidden = false;
+}
+
 /** @type {import("./index.js").GameView} */
 export const view = {
   // What a pending decision chooses (ListLegalActions' `decision`), said above the options;
@@ -96,7 +123,19 @@ export const view = {
   scoreText: (score) => `${score} VP`,
   scoreParts: (seat) => scoredParts(seat) || viewParts(seat),
   setUp: board.setUp,
-  drawn: board.drawn,
+  drawn: () => {
+    board.drawn();
+    ownArea();
+  },
+  // A phone shows the board one part at a time: the three regions, the king's board, the
+  // seats' panels (the player's own among them).
+  boardParts: [
+    { id: "region-coast", label: "Coast" },
+    { id: "region-hills", label: "Hills" },
+    { id: "region-mountains", label: "Mountains" },
+    { id: "king-board", label: "King's board" },
+    { id: "panels", label: "Seats" },
+  ],
   leave: board.leave,
   turn: (actions) => board.turn(actions),
   clear: board.clear,

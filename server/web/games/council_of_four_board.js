@@ -12,14 +12,10 @@
 // - shows the last move on the board for a moment.
 import { holdFocus, hasFocus, shownHint } from "../access.js";
 import { $, game, newElement, plural, seatLabel } from "../page.js";
-import { BALCONIES, CITIES, REGIONS, byCost, kingCost, paymentGroup, touched } from "./council_of_four_facts.js";
+import { BALCONIES, CITIES, COLOURS, REGIONS, SWATCH, byCost, kingCost, paymentGroup, touched } from "./council_of_four_facts.js";
 
 /** @typedef {import("../page.js").Json} Json */
 
-const COLOURS = ["white", "black", "orange", "pink", "purple", "cyan"];
-const SWATCH = /** @type {Record<string, string>} */ ({
-  white: "#fafafa", black: "#262626", orange: "#f08a24", pink: "#f3a5c8", purple: "#7a48a8", cyan: "#3cb9da",
-});
 // The pieces a click or a key acts on (docs/render.md's ids): the board's in its SVG; the
 // seats' headers and held tiles in the seats' panels (svg_board.js's #player-panels shows
 // each panel apart, copied without ids), else in the SVG.

@@ -7,6 +7,11 @@
 
 export const REGIONS = ["coast", "hills", "mountains"];
 export const BALCONIES = [...REGIONS, "king"];
+// The politics cards' colours, as the actions number them, and as the SVG draws them.
+export const COLOURS = ["white", "black", "orange", "pink", "purple", "cyan"];
+export const SWATCH = /** @type {Record<string, string>} */ ({
+  white: "#fafafa", black: "#262626", orange: "#f08a24", pink: "#f3a5c8", purple: "#7a48a8", cyan: "#3cb9da",
+});
 export const CITIES = ["Arkon", "Burgen", "Castrum", "Dorful", "Esti", "Framek", "Graden", "Hellar",
   "Indur", "Juvelar", "Kultos", "Lyram", "Merkatim", "Naris", "Osium"];
 

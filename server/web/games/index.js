@@ -33,7 +33,10 @@ import { view as theCouncil } from "./the_council.js";
  * @property {(score: number) => string} [scoreText] a final score ("12 VP"; else "12 points")
  * @property {(seat: number) => string} [scoreParts] what a seat's final score is made of
  * @property {() => void} [setUp] once, as the page starts
- * @property {() => void} [drawn] after each drawing of its board
+ * @property {() => void} [drawn] after each drawing of its board (it may fill #own-area: the
+ *   seat's own hand and means, kept in sight)
+ * @property {{id: string, label: string}[]} [boardParts] the parts of its SVG board (a group's
+ *   id, or "panels": the seats' panels) that a phone shows one at a time
  * @property {() => void} [leave] another game's board is drawn in place of its own
  * @property {(actions: Json[], decision: string) => void} [turn] the human seat's legal
  *   actions on its board (game.turn.play plays one)
