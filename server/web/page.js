@@ -256,11 +256,12 @@ export const game = {
 };
 
 /**
- * A seat as the page names it: "Seat 1 (casual bot)".
+ * A seat as the page names it: "Seat 1 (casual bot)" (of the game on screen, or of `seats`).
  * @param {number} seat
+ * @param {Seat[]} [seats]
  */
-export function seatLabel(seat) {
-  const s = game.seats[seat];
+export function seatLabel(seat, seats = game.seats) {
+  const s = seats[seat];
   return s.kind === "human" ? `Seat ${seat} (you)` : `Seat ${seat} (${s.preset} bot)`;
 }
 

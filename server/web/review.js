@@ -39,7 +39,8 @@ const view = {
   controller: null,  // the analysis' AbortController
   explore: null,     // {state, seat, history, over, scores} while exploring
   defaultSeat: "all",
-  ownGame: false,    // the page's own game: its seats named as in play ("you", "casual bot")
+  /** @type {import("./page.js").Seat[] | null} */
+  seats: null,       // a game the page played: its seats, named as in play ("you", "casual bot")
 };
 
 const moves = () => (view.record && view.record.moves) || [];
@@ -62,10 +63,16 @@ function fail(error) {
 }
 
 function seatName(seat) {
-  if (view.ownGame && game.seats && game.seats[seat]) return seatLabel(seat);
+  if (view.seats && view.seats[seat]) return seatLabel(seat, view.seats);
   const player = (view.record.players || []).find((p) => (p.seat || 0) === seat);
   const who = player ? player.name || player.agent : "";
   return who ? `Seat ${seat} (${who})` : `Seat ${seat}`;
+}
+
+// A seat the review's bot plays while exploring: "Seat 1 (casual) (bot)", "Seat 1 (casual bot)".
+function botName(seat) {
+  const name = seatName(seat);
+  return / bot\)$/.test(name) ? name : `${name} (bot)`;
 }
 
 // -- the view's elements, made once ----------------------------------------------------
@@ -188,13 +195,13 @@ function gameNameOf(record) {
 }
 
 // Opens the review of `record`; `seat`: the seat reviewed first ("all", or a number);
-// `ownGame`: the record is the page's own game (its seats named as in play).
+// `seats`: the page's seats of the game (one it played: its seats named as in play).
 /**
  * @param {import("./page.js").Json} record
  * @param {string | number} [seat]
- * @param {boolean} [ownGame]
+ * @param {import("./page.js").Seat[] | null} [seats]
  */
-function open(record, seat = "all", ownGame = false) {
+function open(record, seat = "all", seats = null) {
   if (!record || typeof record !== "object" || !record.start || !Array.isArray(record.moves)) {
     throw new Error("not a game record (council.v1.GameRecord in its JSON form: start, moves, players…)");
   }
@@ -203,7 +210,7 @@ function open(record, seat = "all", ownGame = false) {
   view.explore = null;
   Object.assign(view, {
     record, gameName: gameNameOf(record), positions: [record.start], filling: Promise.resolve(),
-    drawings: new Map(), analyses: [], summary: null, current: 0, ownGame,
+    drawings: new Map(), analyses: [], summary: null, current: 0, seats: seats && seats.map((s) => ({ ...s })),
   });
   const players = (record.config && record.config.players) || (record.players || []).length || 2;
   const select = $("rv-seat");
@@ -240,7 +247,7 @@ async function openFile(file) {
     if (read.format && read.blob) {
       const seat = (read.seats || []).findIndex((s) => s.kind === "human");
       const ticket = read.tickets[Math.max(seat, 0)];
-      return open(await recordOf(read.blob, ticket), Math.max(seat, 0));
+      return open(await recordOf(read.blob, ticket), Math.max(seat, 0), read.seats || null);
     }
     open(read);
   } catch (error) {
@@ -263,7 +270,7 @@ async function recordOf(blob, ticket) {
 async function reviewGame() {
   const seat = game.seats.findIndex((s, k) => isPlayerSeat(k));
   try {
-    open(await recordOf(game.blob, game.tickets[seat]), seat, true);
+    open(await recordOf(game.blob, game.tickets[seat]), seat, game.seats);
   } catch (error) {
     fail(`Could not review the game: ${error.message || error}`);
   }
@@ -684,7 +691,7 @@ async function exploreStep() {
     if (view.explore !== ex) return;
     const mover = listed.seat || 0;
     if (mover !== ex.seat) {
-      status.textContent = `${seatName(mover)} (bot) is thinking…`;
+      status.textContent = `${botName(mover)} is thinking…`;
       const { result } = await call("RecommendAction", {
         state: ex.state, seat: mover, limits: limits(), seed: String(ex.history.length),
       });
@@ -716,7 +723,7 @@ async function exploreApply(actionId, mine, seat, text) {
   const answer = await call("ApplyAction", { state: ex.state, actionId });
   if (view.explore !== ex) return;
   ex.history.push({ state: ex.state, mine });
-  const item = newElement("li", mine ? "rv-mine" : "rv-reply", `${seatName(seat)}${mine ? "" : " (bot)"}: ${text}`);
+  const item = newElement("li", mine ? "rv-mine" : "rv-reply", `${mine ? seatName(seat) : botName(seat)}: ${text}`);
   $("rv-explore-log").append(item);
   ex.state = answer.state;
   ex.over = Boolean(answer.gameOver);
