@@ -337,3 +337,10 @@ export function newElement(tag, className, text) {
  * @param {string} word
  */
 export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * A gain or a loss: "+2 chips", "−1 chip", "0 chips".
+ * @param {number} n
+ * @param {string} word
+ */
+export const signedPlural = (n, word) => `${n > 0 ? "+" : n < 0 ? "−" : ""}${plural(Math.abs(n), word)}`;

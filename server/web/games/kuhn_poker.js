@@ -1,6 +1,6 @@
 // Kuhn poker's part of the page (its view: games/index.js registers it): its table drawn as
 // HTML from the viewing seat's view, and its match of hands.
-import { $, game, newElement, partOf, plural, seatLabel } from "../page.js";
+import { $, game, newElement, partOf, plural, seatLabel, signedPlural } from "../page.js";
 
 // Each hand is a sealed game of its own; the match is the page's: the hands finished before
 // this one and each seat's chips over them (kept with the game, so across reloads). "Next
@@ -13,7 +13,7 @@ function matchChips() {
   return game.seats.map((_, p) => (match.chips[p] || 0) + (game.over ? game.scores[p] || 0 : 0));
 }
 
-const signedChips = (n) => `${n > 0 ? "+" : n < 0 ? "−" : ""}${plural(Math.abs(n), "chip")}`;
+const signedChips = (n) => signedPlural(n, "chip");
 
 // The betting in the rules' words: a pass facing a bet is a fold, a bet facing one a call.
 // Seat 0 acts first, then they alternate.

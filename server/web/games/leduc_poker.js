@@ -1,5 +1,6 @@
 // Leduc poker's part of the page (its view: games/index.js registers it): its board is
-// RenderPosition's SVG (the shell's svg_board.js), its hint in chips.
+// RenderPosition's SVG (the shell's svg_board.js), its hint and its scores in chips.
+import { signedPlural } from "../page.js";
 
 /** @type {import("./index.js").GameView} */
 export const view = {
@@ -11,4 +12,5 @@ export const view = {
   decisionWords: { bet: "check or raise", call: "fold, call or raise" },
   // Its points are its chips rescaled to 0..1, as Kuhn poker's: a hint in chips alone.
   points: { unit: "chips", factor: 0.5, win: false },
+  scoreText: (score) => signedPlural(score, "chip"),
 };
