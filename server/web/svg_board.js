@@ -16,6 +16,8 @@ const WHOLE_MIN = 0.5; // (an 8-unit text is then drawn at most 2.75 times its s
 const PART_MARGIN = 6; // around a part shown across the viewport (SVG units)
 const PART_MIN = 0.8; // a part wider than the viewport at this zoom is panned across
 const PANELS = "panels"; // a part that is the seats' panels, not a group of the board's SVG
+const WIDER_MAX = 1.3; // a text drawn larger runs at most this much wider than it was drawn...
+const SQUEEZE_MIN = 0.65; // ...unless its letters would be narrower than this
 const zoom = {
   /** @type {number | null} */
   scale: null, // the user's
@@ -30,17 +32,31 @@ const zoom = {
 /**
  * A text of `svg` drawn at READABLE_PX at least, whatever the zoom and the transforms it is
  * under (its size on screen: its font size times its screen matrix's scale); its own size
- * (the SVG's font-size) where that is enough.
+ * (the SVG's font-size) where that is enough. A text made much larger keeps to a little more
+ * than its own width (its letters narrowed, down to SQUEEZE_MIN of their width), so that it
+ * runs less over its neighbours.
  * @param {SVGSVGElement} svg
  */
 function legible(svg) {
   for (const text of svg.querySelectorAll("text")) {
-    if (text.dataset.size === undefined) text.dataset.size = String(parseFloat(getComputedStyle(text).fontSize) || 0);
+    if (text.dataset.size === undefined) {
+      text.dataset.size = String(parseFloat(getComputedStyle(text).fontSize) || 0);
+      text.dataset.width = String(text.textContent.trim() ? text.getComputedTextLength() : 0);
+    }
     const own = Number(text.dataset.size);
     const matrix = text.getScreenCTM();
     const perUnit = matrix ? Math.hypot(matrix.a, matrix.b) : 1;
     const least = READABLE_PX / (perUnit || 1);
-    text.style.fontSize = own && own < least ? `${least.toFixed(2)}px` : "";
+    const larger = own && own < least ? least / own : 1;
+    text.style.fontSize = larger > 1 ? `${least.toFixed(2)}px` : "";
+    const width = Number(text.dataset.width);
+    if (larger > WIDER_MAX && width > 0) {
+      text.setAttribute("textLength", (width * Math.max(WIDER_MAX, larger * SQUEEZE_MIN)).toFixed(1));
+      text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    } else if (text.hasAttribute("lengthAdjust")) {
+      text.removeAttribute("textLength");
+      text.removeAttribute("lengthAdjust");
+    }
   }
 }
 
