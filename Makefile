@@ -26,14 +26,27 @@ build: $(STAMP)
 run: build
 	$(VENV)/bin/council-ai serve
 
+# The page's checkers (eslint, TypeScript's tsc), pinned in package.json/package-lock.json:
+# installed by npm ci into node_modules, again whenever the lock file changes.
+WEB_TOOLS := node_modules/.council-installed
+$(WEB_TOOLS): package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "make: npm is missing: the page's lint needs" \
+		"Node.js >= 20 and npm (apt-get install nodejs npm)" >&2; exit 1; }
+	npm ci --no-audit --no-fund --ignore-scripts
+	touch $(WEB_TOOLS)
+
 # ruff for the Python, cython-lint for the .pyx/.pxd (settings in pyproject.toml; it runs
 # pycodestyle, which it finds on PATH), mypy for the types: it finds the packages under their
 # council.* names through build/mypy/council/*, links to the folders (see [tool.mypy]).
-lint: $(STAMP)
+# The page's ES modules (server/web): eslint (eslint.config.js) and tsc --noEmit --checkJs on
+# their JSDoc types (tsconfig.json).
+lint: $(STAMP) $(WEB_TOOLS)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/cython-lint engine mcts
 	mkdir -p build/mypy/council && for d in engine mcts learning server ladder proto/council/v1; do ln -sfn "$(CURDIR)/$$d" build/mypy/council/$${d##*/}; done && $(VENV)/bin/mypy
+	node_modules/.bin/eslint server/web
+	node_modules/.bin/tsc --noEmit -p tsconfig.json
 
 # Bounds checks and the undefined-behaviour sanitizer on, built apart from the main build.
 debug-build: $(STAMP)
@@ -94,4 +107,4 @@ bench: build
 	$(PY) bench/engine.py
 
 clean:
-	rm -rf build $(VENV) engine/*.so engine/*.c *.egg-info
+	rm -rf build $(VENV) engine/*.so engine/*.c *.egg-info node_modules

@@ -751,12 +751,18 @@ class _WebPage:
     def __init__(self, app: Any, draining: Callable[[], bool] = lambda: False):
         self.app = app
         self.draining = draining
-        folder = resources.files("council.server") / "web"
         self.files: dict[str, tuple[bytes, str]] = {}
-        for entry in folder.iterdir():
-            kind = _WEB_TYPES.get(Path(entry.name).suffix)
-            if kind is not None and entry.is_file():
-                self.files[f"/web/{entry.name}"] = (entry.read_bytes(), kind)
+        # The page's files and its folders' (games/: each game's view module), as ES modules
+        # import them: by their path under /web/.
+        folders = [("/web", resources.files("council.server") / "web")]
+        while folders:
+            path, folder = folders.pop()
+            for entry in folder.iterdir():
+                kind = _WEB_TYPES.get(Path(entry.name).suffix)
+                if entry.is_dir() and not entry.name.startswith((".", "_")):
+                    folders.append((f"{path}/{entry.name}", entry))
+                elif kind is not None and entry.is_file():
+                    self.files[f"{path}/{entry.name}"] = (entry.read_bytes(), kind)
         if "/web/index.html" in self.files:
             self.files["/"] = self.files["/web/index.html"]
 

@@ -171,13 +171,16 @@ def test_manifest_includes_every_package_module(tmp_path, monkeypatch):
 
 
 def test_manifest_includes_tests_and_docs(tmp_path, monkeypatch):
-    # The sdist carries what `make test` needs: the suite with its golden files, the docs.
+    # The sdist carries what `make test` needs: the suite with its golden files, the docs, the
+    # page's lint and type checks (make lint's npm ci installs them from the lock file).
     selected = _manifest_files(tmp_path, monkeypatch, GENERATED)
+    lint = ("package.json", "package-lock.json", "eslint.config.js", "tsconfig.json")
     wanted = {
         f
         for f in _source_files()
-        if f.startswith(("tests/", "docs/", "examples/")) or f in ("Makefile", "README.md")
+        if f.startswith(("tests/", "docs/", "examples/")) or f in ("Makefile", "README.md", *lint)
     }
+    assert set(lint) <= wanted
     assert "tests/engine/test_golden.py" in wanted
     assert any(f.startswith("tests/engine/golden/") for f in wanted)
     assert wanted - selected == set()

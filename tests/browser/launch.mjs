@@ -21,6 +21,13 @@ export async function withPage(base, play) {
     executablePath, headless: true, args: ARGS, viewport: { width: 1280, height: 900 },
   });
   const seen = { consoleErrors: [], pageErrors: [], failedRequests: [] };
+  // The page's ES modules keep their state to themselves: the tests read the game on screen
+  // (`game`) and the bots' pause (`botDelayMs`) as page.js exports them, the same module
+  // instance as the page's (one per address), put on window for the tests only.
+  await context.addInitScript(() => {
+    if (location.pathname !== "/") return;
+    import("/web/page.js").then((page) => Object.assign(window, { game: page.game, botDelayMs: page.botDelayMs }), () => {});
+  });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     page.setDefaultTimeout(60_000); // generous: a first start on a fresh machine is slow

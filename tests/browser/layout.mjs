@@ -3,9 +3,12 @@
 // At 390x844, 1280x720 and 1440x900: Council of Four (4 seats, seat 0 human) at its opening,
 // then The Council (5 seats) at seat 0's first bid. For each: the page's width against the
 // window's (no sideways scrolling), the smallest text on screen at the default zoom (the
-// HTML's, and the SVGs' as drawn: font size times the SVG's scale), where the first action
-// button is, whether the seats' panels are whole, and (Council of Four) where the actions
-// are after a hint. Kuhn poker's table at each size too (no zoom tools, text >= 11 px), and
+// HTML's, and the SVGs' as drawn: font size times the text's scale on screen, the SVG's zoom
+// and its groups' transforms included), where the first action button is, whether the seats'
+// panels are whole, and (Council of Four) where the actions are after a hint, whether the
+// whole board, the hand and the first action are in the window, and on a phone each part of
+// the board (its buttons above it) shown in turn: the targets then tappable (the element at a
+// target's centre on screen is the target), the smallest text, the status line and the hand. Kuhn poker's table at each size too (no zoom tools, text >= 11 px), and
 // at 1440x900 a match of two hands: the cards (each blob kept, for the test to open), the pot,
 // the betting, "Next hand" and the match's chips, kept across a reload.
 // Writes layout-GAME-WxH.png (and kuhn-poker-showdown-WxH.png at 390x844 and 1440x900) into
@@ -33,18 +36,57 @@ export function textSizes(page) {
     for (const svg of document.querySelectorAll("svg")) {
       if (!shown(svg)) continue;
       const view = svg.viewBox.baseVal;
-      const scale = svg.getBoundingClientRect().width / view.width;
       for (const text of svg.querySelectorAll("text")) {
         // (The board's SVG is cropped above its seats' panels, which are shown apart.)
         if (svg.closest("#board") && text.closest("g.player")) continue;
         const box = text.getBBox();
         if (!text.textContent.trim() || box.y > view.y + view.height || box.y + box.height < view.y) continue;
-        const px = parseFloat(getComputedStyle(text).fontSize) * scale;
+        const matrix = text.getScreenCTM(); // (px per SVG unit on screen, transforms included)
+        const px = parseFloat(getComputedStyle(text).fontSize) * Math.hypot(matrix.a, matrix.b);
         sizes.push([Math.round(px * 100) / 100, svg.closest("#board") ? "board svg" : "panel svg", text.textContent.slice(0, 30)]);
       }
     }
     return sizes.sort((a, b) => a[0] - b[0]);
   });
+}
+
+// Whether an element's box is inside the window.
+const inWindow = (page, selector) => page.locator(selector).first().evaluate((element) => {
+  const box = element.getBoundingClientRect();
+  return box.width > 0 && box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth;
+});
+
+// The board's SVG whole in its viewport (no scrolling needed to see any of it).
+const boardFits = (page) => page.evaluate(() => {
+  const viewport = document.getElementById("board-viewport");
+  const svg = document.querySelector("#board svg").getBoundingClientRect();
+  return svg.width <= viewport.clientWidth + 1 && svg.height <= viewport.clientHeight + 1;
+});
+
+// The targets a tap reaches now: on screen, and the element at the centre of each is it.
+const tappable = (page) => page.evaluate(() => [...document.querySelectorAll("[data-piece].target")].filter((piece) => {
+  const box = piece.getBoundingClientRect();
+  const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+  return x >= 0 && y >= 0 && x < innerWidth && y < innerHeight && document.elementFromPoint(x, y) === piece;
+}).map((piece) => piece.getAttribute("data-piece")));
+
+// Each part of Council of Four's board shown by its button (a first tap): the targets a second
+// tap reaches, the smallest text, the page's width, the status line and the hand in sight.
+async function boardParts(page, size) {
+  const parts = {};
+  for (const part of await page.locator("#board-parts button.part").evaluateAll((buttons) => buttons.map((b) => b.dataset.part))) {
+    await page.locator(`#board-parts button[data-part="${part}"]`).click();
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
+    parts[part] = {
+      tappable: await tappable(page),
+      smallest: (await textSizes(page)).slice(0, 1),
+      pageWidth: (await overflow(page)).pageWidth,
+      statusInWindow: await inWindow(page, "#game-status"),
+      handInWindow: await inWindow(page, "#own-area"),
+    };
+    await page.screenshot({ path: join(shots, `layout-part-${part}-${size[0]}x${size[1]}.png`) });
+  }
+  return parts;
 }
 
 function overflow(page) {
@@ -83,6 +125,13 @@ await withPage(base, async (page, seen) => {
     await page.waitForFunction(() => game.tickets.length === 4 && document.querySelector("#actions button[data-action-id]"));
     await page.locator("#player-panels .panel").nth(3).waitFor();
     const four = await layout(page, size, "council-of-four");
+    four.boardFits = await boardFits(page);
+    four.handInWindow = await inWindow(page, "#own-area");
+    four.hand = await page.locator("#own-area").textContent();
+    four.actionInWindow = await inWindow(page, BUTTONS);
+    four.targets = await page.locator("[data-piece].target").evaluateAll((pieces) => pieces.map((p) => p.getAttribute("data-piece")));
+    four.tappable = await tappable(page);
+    if (size[0] < 900) four.parts = await boardParts(page, size);
     // A hint's table goes below the actions: they stay where they were.
     await page.locator("#hint-button").click();
     await page.locator("#hint table tr").first().waitFor();

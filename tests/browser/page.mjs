@@ -15,9 +15,10 @@ const MAX_MOVES = 1000;
 await withPage(base, async (page, seen) => {
   const started = Date.now();
   await page.goto(`${base}/?bot_delay_ms=0&seed=7`); // seed: the same opening each time
-  seen.title = await page.title();
-  // The board is drawn at once, and seat 0 (the human) is to move.
+  // The board is drawn at once, and seat 0 (the human) is to move; the title is the game's
+  // (GetEngineInfo's label, once the games are loaded).
   await page.locator("#actions button[data-action-id]").first().waitFor();
+  seen.title = await page.title();
   seen.cities = await page.locator('#board svg g.city[id^="city-"]').count();
   seen.balconies = await page.locator('#board svg [id^="balcony-"]').evaluateAll(
     (nodes) => nodes.map((n) => n.id));

@@ -146,4 +146,18 @@ await withPage(base, async (page, seen) => {
   seen.pageReview.error = (await page.locator("#rv-error").isHidden()) ? null : await page.locator("#rv-error").textContent();
   seen.pageReview.progress = await page.locator("#rv-progress").textContent();
   seen.pageReview.points = await page.locator("#rv-graph .rv-point").count();
+  // The same game saved by "Save game" and opened by "Open record…": its seats named as the
+  // page named them in play, not by the record's agents.
+  await page.locator("#rv-close").click();
+  const download = page.waitForEvent("download");
+  await page.locator("#save-button").click();
+  const saved = join(phoneShots, "saved-kuhn-poker.json"); // (a temporary folder, never docs/)
+  await (await download).saveAs(saved);
+  await page.locator("#open-record-file").setInputFiles(saved);
+  await page.locator("#review").waitFor({ state: "visible" });
+  await waitIndex(page, 0);
+  seen.savedReview = {
+    seats: await page.locator("#rv-seat option").allTextContents(),
+    moveLine: await page.locator("#rv-move-line").textContent(),
+  };
 });

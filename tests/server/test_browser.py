@@ -461,6 +461,11 @@ def test_the_page_plays_every_registered_game_on_a_phone(node, chromium, page_ad
         assert (tmp_path / f"every-game-{game.name}.png").read_bytes().startswith(b"\x89PNG")
     kuhn = seen["games"]["kuhn-poker"]
     assert kuhn["ended"] and kuhn["status"] == "Game over" and len(kuhn["scores"]) == 2
+    # Leduc poker's scores in chips, as its view says them (seed 3: a fold in the first round).
+    leduc = seen["games"]["leduc-poker"]
+    assert leduc["ended"] and len(leduc["scores"]) == 2
+    in_chips = r"Seat \d \(.+\): [+−]?\d+ chips?( — winner)?"
+    assert all(re.fullmatch(in_chips, score) for score in leduc["scores"]), leduc["scores"]
     # Every seat a bot: the page watches seat 0 and plays the game to its end by itself (it
     # once sent seat 0's move with its player ticket, got a hint back, and stalled).
     watched = seen["watched"]

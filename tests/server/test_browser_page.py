@@ -5,11 +5,15 @@ scripts, with its fixtures).
 Layout: at 390x844, 1280x720 and 1440x900, Council of Four (4 seats) at its opening, The
 Council (5 seats) at seat 0's first bid and Kuhn poker's table: no sideways scrolling, no text
 on screen below 11 px at the default zoom (the board's SVG and the seats' panels measured as
-drawn), the actions near the top on a phone and where they were after a hint, the seats'
-panels whole, no zoom tools for Kuhn poker. Kuhn poker played as a match of two hands: the
-seat's own card face up and the other's face down until a showdown (checked against the
-sealed blob's full state), the pot, the betting, whose turn, and the match's chips per seat
-carried by "Next hand" and kept across a reload.
+drawn: font size times the text's scale on screen), the actions near the top on a phone and
+where they were after a hint, the seats' panels whole, no zoom tools for Kuhn poker. Council
+of Four on a desktop: the whole board in sight at the default zoom, the hand and the first
+action too; on a phone, its board shown a part at a time (the regions, the king's board, the
+seats), every target of the move tappable once its part's button is tapped (two taps), the
+text >= 11 px, the status line and the hand in sight, in each part. Kuhn poker played as a
+match of two hands: the seat's own card face up and the other's face down until a showdown
+(checked against the sealed blob's full state), the pot, the betting, whose turn, and the
+match's chips per seat carried by "Next hand" and kept across a reload.
 
 Never losing a game: the Bot speed setting (instant, kept), a reload mid-game resumes the
 same position and log, a second tab of the game is in charge and the first is told (a move
@@ -65,10 +69,17 @@ def test_the_page_fits_every_screen_with_readable_text(node, chromium, page_addr
             assert at["texts"] > many and at["smallest"][0][0] >= 11, (where, at["smallest"])
             assert (shots / f"layout-{game}-{size}.png").read_bytes().startswith(b"\x89PNG")
         four = seen["layouts"][size]["council-of-four"]
-        # The board's SVG is in the measure, zoomed to be read; the four panels whole.
+        # The board's SVG is in the measure; the four panels whole.
         assert {kind for _, kind, _ in four["smallest"]} & {"board svg", "panel svg"}
-        assert float(four["zoom"]) >= 1.3
         width = int(size.split("x")[0])
+        # The hand, in sight (beside the actions; on a phone at the foot of the window).
+        assert four["hand"].startswith("Your hand (") and four["handInWindow"], where
+        if width >= 900:
+            # The whole board in sight at the default zoom, with the first action: every
+            # target on the board a tap away (the seats' own, in their panels below, apart).
+            assert four["boardFits"] and four["actionInWindow"], where
+            on_board = {t for t in four["targets"] if not t.startswith(("seat-", "permit-"))}
+            assert on_board and on_board <= set(four["tappable"]), where
         assert len(four["panels"]) == 4
         assert all(
             p["left"] >= 0 and p["right"] <= width and p["width"] >= 362 for p in four["panels"]
@@ -80,6 +91,18 @@ def test_the_page_fits_every_screen_with_readable_text(node, chromium, page_addr
     # had them 2,165 px down).
     phone = seen["layouts"]["390x844"]
     assert phone["council-of-four"]["actionsTop"] < 400 and phone["the-council"]["actionsTop"] < 450
+    # On a phone, Council of Four's board a part at a time: every target of the move on screen
+    # and tappable once its part's button is tapped, the text readable, the status line (the
+    # decision) and the hand in sight.
+    four = phone["council-of-four"]
+    parts = four["parts"]
+    regions = ["region-coast", "region-hills", "region-mountains"]
+    assert list(parts) == [*regions, "king-board", "panels"]
+    reached = set().union(*(set(at["tappable"]) for at in parts.values()))
+    assert four["targets"] and set(four["targets"]) <= reached
+    for part, at in parts.items():
+        assert at["smallest"][0][0] >= 11 and at["pageWidth"] <= 390, (part, at["smallest"])
+        assert at["statusInWindow"] and at["handInWindow"], part
     # Kuhn poker: a table, not zoom buttons that zoom nothing.
     assert not any(seen["layouts"][size]["kuhn-poker"]["zoomToolsShown"] for size in SIZES)
     _kuhn_match(seen["kuhnMatch"])

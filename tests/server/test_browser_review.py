@@ -110,3 +110,7 @@ def test_the_page_reviews_a_record(node, chromium, page_address, tmp_path):
     done = int(review["progress"].split(" of ")[0].split()[-1])
     assert done >= 1 and review["progress"] == f"Analysis done: {done} of {done} moves analysed."
     assert review["points"] == done
+    # The same game saved, then opened as a record: its seats named as the page named them.
+    saved = seen["savedReview"]
+    assert saved["seats"] == ["every seat", "Seat 0 (you)", "Seat 1 (beginner bot)"]
+    assert saved["moveLine"].startswith("Seat 0 (you) played ")

@@ -9,6 +9,7 @@ NewGame to the final scoring."""
 from __future__ import annotations
 
 import json
+import posixpath
 import random
 import re
 import shutil
@@ -25,6 +26,7 @@ from server_helpers import finished, played, to_proto, violations
 from test_http import bad_request
 
 from council.engine import _the_council as tc
+from council.engine.games import all_games
 from council.v1 import service_pb2 as spb
 
 HERE = Path(__file__).resolve().parent
@@ -62,45 +64,101 @@ def cities(svg: str) -> list[str]:
 # -- the static files ------------------------------------------------------------------------
 
 
+WEB = HERE.parents[1] / "server" / "web"
+# An ES module's static imports and its dynamic ones: `from "./x.js"`, `import "./x.js"`.
+IMPORTS = re.compile(r'^\s*(?:import|export)\b[^;]*?["\'](\.{1,2}/[^"\']+)["\']', re.M)
+
+
 def test_the_page_and_its_files(http_server):
     status, kind, page = get(http_server.http_address, "/")
     assert (status, kind) == (200, "text/html; charset=utf-8")
     text = page.decode()
-    assert "<title>Council of Four</title>" in text
-    # Everything the page loads is the project's own, under /web/ (no CDN).
+    assert "<title>council-ai</title>" in text
+    # Everything the page loads is the project's own, under /web/ (no CDN): its stylesheets and
+    # one ES module (app.js), which imports the others.
     # (The skip links' "#play" and "#board-panel" are places in the page: nothing loaded.)
     loaded = [url for url in re.findall(r'(?:src|href)="([^"]+)"', text) if not url.startswith("#")]
     # (data:, is the empty icon: no request for /favicon.ico, a 404 in the console.)
-    assert sorted(loaded) == [
-        "/web/app.js",
-        "/web/board.css",
-        "/web/board.js",
-        "/web/review.css",
-        "/web/review.js",
-        "/web/style.css",
-        "data:,",
-    ]
+    assert sorted(loaded) == ["/web/app.js", "/web/review.css", "/web/style.css", "data:,"]
+    assert '<script type="module" src="/web/app.js"></script>' in text
     assert get(http_server.http_address, "/web/index.html")[2] == page
-    status, kind, script = get(http_server.http_address, "/web/app.js")
+    status, kind, script = get(http_server.http_address, "/web/page.js")
     assert (status, kind) == (200, "text/javascript; charset=utf-8")
     assert b"/council.v1.CouncilService/" in script
-    svg_namespace = b"http://www.w3.org/2000/svg"  # a name, not an address
-    assert b"://" not in script.replace(svg_namespace, b"") and b"://" not in page  # no CDN
-    status, kind, board = get(http_server.http_address, "/web/board.js")
-    assert (status, kind) == (200, "text/javascript; charset=utf-8")
-    assert b"://" not in board.replace(svg_namespace, b"")
-    status, kind, review = get(http_server.http_address, "/web/review.js")
-    assert (status, kind) == (200, "text/javascript; charset=utf-8")
-    assert b"://" not in review.replace(svg_namespace, b"")
-    for sheet in ("/web/style.css", "/web/board.css", "/web/review.css"):
+    assert b"://" not in page  # no CDN
+    for sheet in ("/web/style.css", "/web/review.css", "/web/games/the_council.css"):
         status, kind, _ = get(http_server.http_address, sheet)
         assert (status, kind) == (200, "text/css; charset=utf-8")
     assert get(http_server.http_address, "/", method="HEAD")[:2] == (
         200,
         "text/html; charset=utf-8",
     )
-    for missing in ("/web/nothing.js", "/web/../connect.py", "/web/"):
+    for missing in ("/web/nothing.js", "/web/../connect.py", "/web/", "/web/games/nothing.js"):
         assert get(http_server.http_address, missing)[0] == 404
+
+
+def test_the_pages_modules_are_served_as_modules(http_server):
+    """Every ES module the page imports, from app.js on, is served from /web/ as JavaScript
+    (a module script needs a JavaScript MIME type: Chromium refuses any other), with no
+    address outside the page (no CDN), and the page's files are all reached."""
+    svg_namespace = b"http://www.w3.org/2000/svg"  # a name, not an address
+    seen, waiting = set(), ["/web/app.js"]
+    while waiting:
+        path = waiting.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        status, kind, script = get(http_server.http_address, path)
+        assert (status, kind) == (200, "text/javascript; charset=utf-8"), path
+        assert b"://" not in script.replace(svg_namespace, b""), path
+        here = path.rsplit("/", 1)[0]
+        for relative in IMPORTS.findall(script.decode()):
+            waiting.append(posixpath.normpath(f"{here}/{relative}"))
+    files = {f"/web/{p.relative_to(WEB).as_posix()}" for p in WEB.rglob("*.js")}
+    assert seen == files
+    # Each game's stylesheet that games/index.js links is served.
+    registry = (WEB / "games" / "index.js").read_text()
+    sheets = re.findall(r'"(\w+\.css)"', registry)
+    assert sheets and {f"/web/games/{s}" for s in sheets} == {
+        f"/web/{p.relative_to(WEB).as_posix()}" for p in (WEB / "games").glob("*.css")
+    }
+    for sheet in sheets:
+        assert get(http_server.http_address, f"/web/games/{sheet}")[:2] == (
+            200,
+            "text/css; charset=utf-8",
+        )
+
+
+def _spellings(name: str, display_name: str) -> set[str]:
+    """A game's names as code or text may write them: "council-of-four", council_of_four,
+    councilOfFour, COUNCIL_OF_FOUR, "Council of Four", "council of four"."""
+    words = name.split("-")
+    camel = words[0] + "".join(w.title() for w in words[1:])
+    return {name, "_".join(words), camel, display_name.lower()}
+
+
+def test_no_game_is_named_in_the_pages_shell():
+    """The page's shell (server/web/ but games/) names no game, in its code, its words or its
+    comments: each game's part of the page is its view module in server/web/games/,
+    registered in one place, games/index.js (the one file of the page that names them all).
+    A game's name in a shell file fails here, with the file and the line."""
+    names = set()
+    for game in all_games():
+        names |= _spellings(game.name, game.display_name)
+    found = []
+    for path in sorted(WEB.rglob("*")):
+        if path.suffix not in (".js", ".css", ".html") or path.parent.name == "games":
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            named = sorted(n for n in names if n.lower() in line.lower())
+            if named:
+                found.append(f"{path.relative_to(WEB)}:{number}: {', '.join(named)}")
+    assert found == [], "a game named in the page's shell (put it in its view, server/web/games/)"
+    # ...and the registration point does name every game, each with its view module.
+    registry = (WEB / "games" / "index.js").read_text()
+    for game in all_games():
+        assert f'"{game.name}":' in registry
+        assert (WEB / "games" / f"{game.name.replace('-', '_')}.js").is_file()
 
 
 def test_the_pages_card_facts_are_the_engines(http_server):
@@ -301,7 +359,12 @@ def test_the_pages_script_plays_a_whole_game(http_server):
     # Node.js is part of this project's toolchain (examples/node too): missing is a failure.
     assert node, "Node.js (node >= 20) is needed: install it (Debian: apt-get install nodejs)"
     out = subprocess.run(
-        [node, str(HERE / "web_page.mjs"), f"http://{http_server.http_address}"],
+        [
+            node,
+            "--experimental-vm-modules",  # (vm.SourceTextModule: the page's ES modules)
+            str(HERE / "web_page.mjs"),
+            f"http://{http_server.http_address}",
+        ],
         capture_output=True,
         text=True,
         timeout=120,

@@ -1,7 +1,9 @@
-// Runs the page's script (server/web/app.js) in Node against a running service, with a
-// minimal stand-in for the browser's DOM: no browser here (the headless Chromium tests are
-// a later increment), but app.js's own code makes the calls and updates the page.
-// Usage: node web_page.mjs http://127.0.0.1:PORT   Prints one JSON line of what it saw.
+// Runs the page's ES modules (server/web/app.js and what it imports) in Node against a
+// running service, with a minimal stand-in for the browser's DOM: no browser here (the
+// headless Chromium tests are tests/server/test_browser*.py), but the page's own code makes
+// the calls and updates the page. Usage (vm.SourceTextModule needs the flag):
+//   node --experimental-vm-modules web_page.mjs http://127.0.0.1:PORT
+// Prints one JSON line of what it saw.
 import { readFileSync } from "node:fs";
 import vm from "node:vm";
 
@@ -62,6 +64,7 @@ const elements = Object.fromEntries(ids.map((id) => [id, new Element("div", id)]
 elements["seat-count"].value = "2";
 elements.scores.hidden = true;
 const document = {
+  head: new Element("head"), // (games/index.js links each game's stylesheet)
   getElementById: (id) => elements[id],
   createElement: (tag) => new Element(tag),
   addEventListener: (kind, listener) => kind === "DOMContentLoaded" && setTimeout(listener, 0),
@@ -74,6 +77,7 @@ const context = {
   setTimeout,
   Promise,
   URLSearchParams,
+  URL,
   AbortController,
   TextEncoder,
   TextDecoder,
@@ -94,14 +98,37 @@ const context = {
     return fetch(base + path, init);
   },
 };
-// board.js (plays on the board's SVG, which this stand-in DOM cannot lay out) stands aside:
-// its hooks do nothing here; tests/server/test_browser_board.py tests it in Chromium.
-context.Board = {
-  drawn() {}, turn() {}, clear() {}, moved() {}, holdFocus() {}, hintShown() {},
-  hasFocus: () => false, keepFocusWhile: () => () => {},
+// The page's focus and live region (access.js) and Council of Four's board
+// (games/council_of_four_board.js: it plays on the board's SVG, which this stand-in DOM cannot
+// lay out) stand aside: their hooks do nothing here; tests/server/test_browser*.py test them
+// in Chromium.
+const STUBS = {
+  "access.js": `export const shownHint = { best: null };
+    export const hasFocus = () => false;
+    export const keepFocusWhile = () => () => {};
+    export function holdFocus() {} export function moveFocus() {} export function announce() {}
+    export function moved() {} export function showEffects() {} export function hintShown() {}
+    export function setUp() {}`,
+  "games/council_of_four_board.js": `export function drawn() {} export function turn() {}
+    export function clear() {} export function moved() {} export function leave() {}
+    export function setUp() {}`,
 };
 vm.createContext(context);
-vm.runInContext(readFileSync(new URL("../../server/web/app.js", import.meta.url), "utf8"), context);
+const WEB = new URL("../../server/web/", import.meta.url);
+const modules = new Map();
+// A module of the page by its address (each once, as the browser's module map keeps them).
+function load(url) {
+  if (!modules.has(url.href)) {
+    const source = STUBS[url.href.slice(WEB.href.length)] ?? readFileSync(url, "utf8");
+    modules.set(url.href, new vm.SourceTextModule(source, {
+      context, identifier: url.href, initializeImportMeta: (meta) => { meta.url = url.href; },
+    }));
+  }
+  return modules.get(url.href);
+}
+const entry = load(new URL("app.js", WEB));
+await entry.link((specifier, referencing) => load(new URL(specifier, referencing.identifier)));
+await entry.evaluate();
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function until(condition, what, seconds = 30) {
@@ -199,7 +226,7 @@ seen.logLines = elements.log.children.length;
 seen.finalCities = (elements.board.innerHTML.match(/class="city"/g) ?? []).length;
 seen.calls = calls;
 // The page's game is sealed: a blob and tickets, the board seat 0's view, no full state.
-const game = vm.runInContext("game", context); // (a const of the script, not a global)
+const { game } = load(new URL("page.js", WEB)).namespace; // (an export of page.js, not a global)
 seen.sealed = typeof game.blob === "string" && game.tickets.length === 2 && !("rng" in game.state);
 seen.viewers = [game.state.viewer || 0];
 seen.takebacks = elements.takebacks.textContent;
