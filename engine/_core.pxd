@@ -282,4 +282,4 @@ cdef inline int king_travel_cost(GameState* s, int city) noexcept nogil:
 
 cdef class State:
     cdef GameState s
-    cdef tuple _events       # the trace of the last apply on this object (None: none)
+    cdef bytes _events       # the trace of the last apply on this object (None: none)

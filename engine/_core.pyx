@@ -9,7 +9,7 @@ from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport int8_t, int16_t, uint16_t, uint64_t
 
 from council.engine._random cimport game_rng, seed_word
-from council.engine._trace cimport NO_SEAT, Trace, emit, trace_records
+from council.engine._trace cimport NO_SEAT, Trace, emit, trace_bytes, trace_decode
 
 import collections
 import enum
@@ -1163,6 +1163,8 @@ class IllegalActionError(ValueError):
     """An action that is not legal in the state it was applied to."""
 
 
+# Its one object member, the trace (bytes), refers to nothing: no GC tracking to pay for.
+@cython.no_gc
 cdef class State:
     """A Council of Four position: a full state, or one seat's view of it.
 
@@ -1254,7 +1256,7 @@ cdef class State:
         cdef Trace trace
         trace.n = trace.dropped = 0
         apply_traced(&self.s, action, &trace)
-        self._events = trace_records(&trace, EVENT_KINDS)
+        self._events = trace_bytes(&trace)
 
     child = _position_child
 

@@ -60,4 +60,4 @@ cdef inline int kp_info_key(KPState* s, int seat) noexcept nogil:
 
 cdef class KuhnPokerState:
     cdef KPState s
-    cdef tuple _events       # the trace of the last apply on this object (None: none)
+    cdef bytes _events       # the trace of the last apply on this object (None: none)

@@ -29,7 +29,7 @@ import numpy as np
 from council.engine._core import IllegalActionError
 from council.engine._raw import raw_to_struct, struct_to_raw
 from council.engine._random cimport game_rng, random_below, seed_word
-from council.engine._trace cimport NO_SEAT, Trace, emit, trace_records
+from council.engine._trace cimport NO_SEAT, Trace, emit, trace_bytes, trace_decode
 
 CARD_NAMES = ("J", "Q", "K")
 NUM_ACTIONS = KP_N_ACTIONS
@@ -234,6 +234,8 @@ cdef inline int _winners_mask(KPState* s) noexcept nogil:
 include "_position.pxi"
 
 
+# Its one object member, the trace (bytes), refers to nothing: no GC tracking to pay for.
+@cython.no_gc
 cdef class KuhnPokerState:
     """A position of Kuhn poker: a full state, or one seat's view of it.
 
@@ -345,7 +347,7 @@ cdef class KuhnPokerState:
         cdef Trace trace
         trace.n = trace.dropped = 0
         kp_apply_traced(&self.s, action, &trace)
-        self._events = trace_records(&trace, EVENT_KINDS)
+        self._events = trace_bytes(&trace)
 
     child = _position_child
 

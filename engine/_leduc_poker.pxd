@@ -80,4 +80,4 @@ cdef inline int ld_info_key(LDState* s, int seat) noexcept nogil:
 
 cdef class LeducPokerState:
     cdef LDState s
-    cdef tuple _events       # the trace of the last apply on this object (None: none)
+    cdef bytes _events       # the trace of the last apply on this object (None: none)

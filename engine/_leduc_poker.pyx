@@ -36,7 +36,7 @@ import numpy as np
 
 from council.engine._core import IllegalActionError
 from council.engine._raw import raw_to_struct, struct_to_raw
-from council.engine._trace cimport NO_SEAT, Trace, emit, trace_records
+from council.engine._trace cimport NO_SEAT, Trace, emit, trace_bytes, trace_decode
 from council.engine._random cimport game_rng, random_below, seed_word
 
 CARD_NAMES = ("J1", "J2", "Q1", "Q2", "K1", "K2")
@@ -317,6 +317,8 @@ cdef inline int _winners_mask(LDState* s) noexcept nogil:
 include "_position.pxi"
 
 
+# Its one object member, the trace (bytes), refers to nothing: no GC tracking to pay for.
+@cython.no_gc
 cdef class LeducPokerState:
     """A position of Leduc poker: a full state, or one seat's view of it.
 
@@ -474,7 +476,7 @@ cdef class LeducPokerState:
         cdef Trace trace
         trace.n = trace.dropped = 0
         ld_apply_traced(&self.s, action, &trace)
-        self._events = trace_records(&trace, EVENT_KINDS)
+        self._events = trace_bytes(&trace)
 
     child = _position_child
 

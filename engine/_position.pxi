@@ -83,7 +83,7 @@ def _position_events(_Position self):
     table). A full record of the facts, hidden cards included: the game's effects tell each
     seat what it may know. Empty for a position no apply has made (a new game, a copy, a
     view)."""
-    return self._events if self._events is not None else ()
+    return trace_decode(self._events, EVENT_KINDS) if self._events is not None else ()
 
 
 @cython.embedsignature(False)

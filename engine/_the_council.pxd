@@ -133,4 +133,4 @@ cdef int drafted_cards(TCState* s, int seat, int* out) noexcept nogil
 
 cdef class TheCouncilState:
     cdef TCState s
-    cdef tuple _events       # the trace of the last apply on this object (None: none)
+    cdef bytes _events       # the trace of the last apply on this object (None: none)

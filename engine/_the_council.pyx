@@ -30,7 +30,7 @@ import numpy as np
 from council.engine._core import IllegalActionError
 from council.engine._raw import raw_to_struct, struct_to_raw
 from council.engine._random cimport game_rng, next_random, random_below, seed_word
-from council.engine._trace cimport NO_SEAT, Trace, emit, trace_records
+from council.engine._trace cimport NO_SEAT, Trace, emit, trace_bytes, trace_decode
 
 # ---------------------------------------------------------------------------------------
 # Card tables (TC1), from the package's card list.
@@ -623,6 +623,8 @@ EVENT_KINDS = ("action", "pick", "draft", "chips", "event", "bid", "end_bid", "c
 assert EVENT_KINDS[TE_WINNERS] == "winners"
 
 
+# Its one object member, the trace (bytes), refers to nothing: no GC tracking to pay for.
+@cython.no_gc
 cdef class TheCouncilState:
     """A position of The Council: a full state, or one seat's view of it.
 
@@ -731,7 +733,7 @@ cdef class TheCouncilState:
         cdef Trace trace
         trace.n = trace.dropped = 0
         tc_apply_traced(&self.s, action, &trace)
-        self._events = trace_records(&trace, EVENT_KINDS)
+        self._events = trace_bytes(&trace)
 
     child = _position_child
 

@@ -4,7 +4,8 @@
 #
 # A rules function takes a Trace* and writes only when it is not NULL: the search applies
 # actions with NULL (its apply_action / tc_apply / ... keep their signatures) and pays one
-# pointer test per event; the Python-level apply attaches a buffer on its stack.
+# pointer test per event; the Python-level apply attaches a buffer on its stack and keeps
+# its records as bytes, decoded when asked for (a position's events).
 
 from libc.stdint cimport int16_t
 
@@ -41,15 +42,19 @@ cdef inline void emit(Trace* t, int kind, int seat, int a, int b, int c, int d) 
     t.n += 1
 
 
-cdef inline tuple trace_records(Trace* t, tuple kinds):
-    """The trace as a tuple of ``(kind name, seat, args)`` (its args: a tuple of ints)."""
-    cdef int i
-    cdef TraceEvent* e
+cdef inline bytes trace_bytes(Trace* t):
+    """The trace's records as bytes (kept by the position that made them; one copy, so an
+    apply pays little for it; trace_decode reads them)."""
     if t.dropped:
         raise RuntimeError(f"the event trace overflowed ({t.dropped} events past "
                            f"{TRACE_CAPACITY}): raise TRACE_CAPACITY in engine/_trace.pxd")
-    records = []
-    for i in range(t.n):
-        e = &t.events[i]
-        records.append((kinds[e.kind], e.seat, (e.args[0], e.args[1], e.args[2], e.args[3])))
-    return tuple(records)
+    return (<char*>t.events)[:t.n * sizeof(TraceEvent)]
+
+
+cdef inline tuple trace_decode(bytes records, tuple kinds):
+    """trace_bytes' records as a tuple of ``(kind name, seat, args)`` (args: 4 ints)."""
+    cdef const TraceEvent* e = <const TraceEvent*><const char*>records
+    cdef Py_ssize_t i
+    return tuple([
+        (kinds[e[i].kind], e[i].seat, (e[i].args[0], e[i].args[1], e[i].args[2], e[i].args[3]))
+        for i in range(len(records) // sizeof(TraceEvent))])
