@@ -4,6 +4,7 @@
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
 
 from council.engine._random cimport next_random, random_below
+from council.engine._trace cimport Trace
 
 cdef enum:
     MAX_PLAYERS = 4
@@ -99,6 +100,49 @@ cdef enum:
     P_TOKEN_PAIR_SECOND = 5  # arg = the first city; the second must have a higher index
     P_FREE_PERMIT = 6
     P_PERMIT_BONUS = 7
+
+# The kinds of event an action's rules write into a trace (engine/_trace.pxd), with their
+# seat and args; EVENT_KINDS names them in this order.
+cdef enum:
+    EV_ACTION = 0            # seat: the mover; action id
+    EV_COINS = 1             # change in the seat's coins
+    EV_ASSISTANTS = 2        # change in the seat's assistants
+    EV_DRAW = 3              # the politics card kind drawn (named to no other seat)
+    EV_MAIN_ACTIONS = 4      # main actions gained this turn
+    EV_ELECT = 5             # balcony, colour elected, colour leaving
+    EV_ACQUIRE = 6           # region, slot, tile chosen (its council is paid next)
+    EV_USE_PERMIT = 7        # tile used to build
+    EV_KING_TARGET = 8       # city the king goes to (his council is paid next)
+    EV_ENGAGE = 9            # coins paid for the assistant
+    EV_CHANGE = 10           # region, the two face-up tiles put under its deck (-1: none)
+    EV_EXTRA_MAIN = 11       # assistants paid
+    EV_PAY = 12              # payment index, its coins, the balcony paid (KING_BALCONY: king's)
+    EV_KING_MOVE = 13        # from city, to city, roads, coins
+    EV_BUILD = 14            # city, assistants paid to the other emporiums there
+    EV_TENTH_EMPORIUM = 15   # VP of the first tenth emporium
+    EV_TOKEN = 16            # city, its token: a city token's bonus gained (RULINGS 11)
+    EV_TAKE_PERMIT = 17      # tile taken, its bonus gained
+    EV_PERMIT_BONUS = 18     # tile whose bonus is gained again
+    EV_NOBILITY = 19         # from space, to space
+    EV_NOBILITY_SPACE = 20   # space whose bonus (or choice) is gained (RULINGS 13)
+    EV_BONUS_TILE = 21       # bonus tile, its VP
+    EV_KING_TILE = 22        # king's reward tile (its index), its VP
+    EV_FACE_UP = 23          # no seat; region, slot, tile turned face up
+    EV_NEXT_TURN = 24        # no seat; the seat whose turn begins
+    EV_GAME_OVER = 25        # no seat: final scoring follows
+    EV_FINAL_TRACK = 26      # the seat's VP track before final scoring
+    EV_FINAL_BONUS_TILE = 27  # bonus tile held, its VP, scored
+    EV_FINAL_KING_TILE = 28  # king's reward tile held, its VP, scored
+    EV_AWARD = 29            # AWARD_*, its VP (RULINGS 17)
+    EV_FINAL = 30            # the seat's final VP, its assistants and politics cards held
+    EV_WINNERS = 31          # no seat; the winners' bit mask (RULINGS 9)
+    EV_SCORE = 32            # change in the seat's score (provisional VP)
+
+# The awards of final scoring (EV_AWARD), in AWARD_NAMES' order.
+cdef enum:
+    AWARD_NOBILITY_FIRST = 0
+    AWARD_NOBILITY_SECOND = 1
+    AWARD_MOST_PERMITS = 2
 
 ctypedef struct GameState:
     # configuration
@@ -207,6 +251,8 @@ cdef enum:
 cdef int legal_actions(GameState* s, int* out) noexcept nogil
 cdef bint is_legal(GameState* s, int action) noexcept nogil
 cdef void apply_action(GameState* s, int action) noexcept nogil
+# apply_action writing what the rules did into `t` (NULL: nothing, apply_action itself).
+cdef void apply_traced(GameState* s, int action, Trace* t) noexcept nogil
 cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
                      int assistant_supply, bint permit_tie_all, bint nobility_on_pass,
                      uint64_t seed) noexcept nogil
@@ -236,3 +282,4 @@ cdef inline int king_travel_cost(GameState* s, int city) noexcept nogil:
 
 cdef class State:
     cdef GameState s
+    cdef bytes _events       # the trace of the last apply on this object (None: none)

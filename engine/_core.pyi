@@ -35,6 +35,10 @@ ACTION_KINDS: tuple[ActionKindRange, ...]
 # Action id ranges by kind: the first id of each kind (council.engine.actions decodes them).
 ACTION_OFFSETS: dict[str, int]
 NUM_ACTIONS: int
+# The names of the event kinds of the trace an apply writes (a position's events).
+EVENT_KINDS: tuple[str, ...]
+# The awards of final scoring, by an award event's first argument.
+AWARD_NAMES: tuple[str, ...]
 # The card counts (one per card kind) of each payment action.
 PAYMENTS: tuple[tuple[int, ...], ...]
 # The GameState struct as a NumPy structured dtype (the fields of State.to_raw).

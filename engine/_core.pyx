@@ -9,6 +9,7 @@ from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport int8_t, int16_t, uint16_t, uint64_t
 
 from council.engine._random cimport game_rng, seed_word
+from council.engine._trace cimport NO_SEAT, Trace, emit, trace_bytes, trace_decode
 
 import collections
 import enum
@@ -210,11 +211,25 @@ cdef inline int others_in_city(GameState* s, int p, int city) noexcept nogil:
     return n
 
 
-cdef inline void add_coins(GameState* s, int p, int n) noexcept nogil:
+cdef inline void add_coins(GameState* s, int p, int n, Trace* t) noexcept nogil:
     cdef int c = s.coins[p] + n
     if c > s.max_coins:
         c = s.max_coins
+    if c != s.coins[p]:
+        emit(t, EV_COINS, p, c - s.coins[p], 0, 0, 0)
     s.coins[p] = c
+
+
+cdef inline void pay_coins(GameState* s, int p, int n, Trace* t) noexcept nogil:
+    s.coins[p] -= n
+    if n:
+        emit(t, EV_COINS, p, -n, 0, 0, 0)
+
+
+cdef inline void pay_assistants(GameState* s, int p, int n, Trace* t) noexcept nogil:
+    s.assistants[p] -= n
+    if n:
+        emit(t, EV_ASSISTANTS, p, -n, 0, 0, 0)
 
 
 cdef inline int assistants_in_supply(GameState* s) noexcept nogil:
@@ -224,16 +239,18 @@ cdef inline int assistants_in_supply(GameState* s) noexcept nogil:
     return s.assistant_supply - used
 
 
-cdef inline void add_assistants(GameState* s, int p, int n) noexcept nogil:
+cdef inline void add_assistants(GameState* s, int p, int n, Trace* t) noexcept nogil:
     cdef int left
     if s.assistant_supply > 0:
         left = assistants_in_supply(s)
         if n > left:
             n = left
     s.assistants[p] += n
+    if n:
+        emit(t, EV_ASSISTANTS, p, n, 0, 0, 0)
 
 
-cdef void draw_politics(GameState* s, int p) noexcept nogil:
+cdef void draw_politics(GameState* s, int p, Trace* t) noexcept nogil:
     cdef int k, r
     if s.politics_deck_n == 0:
         # RULINGS 6: the discard pile becomes the new deck; with both empty, no card.
@@ -252,6 +269,7 @@ cdef void draw_politics(GameState* s, int p) noexcept nogil:
     s.politics_deck_n -= 1
     s.hand[p][k] += 1
     s.hand_n[p] += 1
+    emit(t, EV_DRAW, p, k, 0, 0, 0)  # the card: the effects name it to no other seat
 
 
 cdef int draw_permit(GameState* s, int r) noexcept nogil:
@@ -319,28 +337,31 @@ cdef int eligible_token_cities(GameState* s, int p, int above, uint16_t* mask) n
 # ---------------------------------------------------------------------------------------
 # Bonuses and the nobility track.
 
-cdef void gain_bonus(GameState* s, int p, int16_t* bonus) noexcept nogil:
+cdef void gain_bonus(GameState* s, int p, int16_t* bonus, Trace* t) noexcept nogil:
     cdef int _i
     s.vp[p] += bonus[B_VP]
     if bonus[B_COINS]:
-        add_coins(s, p, bonus[B_COINS])
+        add_coins(s, p, bonus[B_COINS], t)
     if bonus[B_ASSISTANTS]:
-        add_assistants(s, p, bonus[B_ASSISTANTS])
+        add_assistants(s, p, bonus[B_ASSISTANTS], t)
     for _i in range(bonus[B_POLITICS]):
-        draw_politics(s, p)
+        draw_politics(s, p, t)
     s.main_left += bonus[B_MAIN]
+    if bonus[B_MAIN]:
+        emit(t, EV_MAIN_ACTIONS, p, bonus[B_MAIN], 0, 0, 0)
     if bonus[B_NOBILITY]:
-        advance_nobility(s, p, bonus[B_NOBILITY])
+        advance_nobility(s, p, bonus[B_NOBILITY], t)
 
 
-cdef void nobility_space(GameState* s, int p, int space) noexcept nogil:
+cdef void nobility_space(GameState* s, int p, int space, Trace* t) noexcept nogil:
+    emit(t, EV_NOBILITY_SPACE, p, space, 0, 0, 0)
     if NOB_CHOICE[space]:
         push_pending(s, NOB_CHOICE[space], 0)
     else:
-        gain_bonus(s, p, NOB_BONUS[space])
+        gain_bonus(s, p, NOB_BONUS[space], t)
 
 
-cdef void advance_nobility(GameState* s, int p, int steps) noexcept nogil:
+cdef void advance_nobility(GameState* s, int p, int steps, Trace* t) noexcept nogil:
     cdef int old = s.nobility[p]
     cdef int new = old + steps
     cdef int space
@@ -349,23 +370,32 @@ cdef void advance_nobility(GameState* s, int p, int steps) noexcept nogil:
     if new == old:
         return
     s.nobility[p] = new
+    emit(t, EV_NOBILITY, p, old, new, 0, 0)
     if s.nobility_on_pass:
         for space in range(old + 1, new + 1):
-            nobility_space(s, p, space)
+            nobility_space(s, p, space, t)
     else:
-        nobility_space(s, p, new)
+        nobility_space(s, p, new, t)
 
 
-cdef void take_permit(GameState* s, int p, int region, int slot) noexcept nogil:
+cdef void take_permit(GameState* s, int p, int region, int slot, Trace* t) noexcept nogil:
     """Move a face-up tile to the player and resolve its bonus. The slot stays empty
     until every decision that bonus raised is taken (refill_face_up, RULINGS 22)."""
     cdef int tile = s.face_up[region][slot]
     s.face_up[region][slot] = -1
     s.permits_up[p] |= (<uint64_t>1) << tile
-    gain_bonus(s, p, TILE_BONUS[tile])
+    emit(t, EV_TAKE_PERMIT, p, tile, 0, 0, 0)
+    gain_bonus(s, p, TILE_BONUS[tile], t)
 
 
-cdef void refill_face_up(GameState* s) noexcept nogil:
+cdef inline void turn_face_up(GameState* s, int r, int slot, Trace* t) noexcept nogil:
+    """The top tile of region r's deck into the face-up slot (-1: the deck is empty)."""
+    s.face_up[r][slot] = draw_permit(s, r)
+    if s.face_up[r][slot] >= 0:
+        emit(t, EV_FACE_UP, NO_SEAT, r, slot, s.face_up[r][slot], 0)
+
+
+cdef void refill_face_up(GameState* s, Trace* t) noexcept nogil:
     """Refill the face-up slots emptied by taking a tile, once its bonus has fully resolved
     (RULINGS 22: so the free tile of nobility space 10 is never the replacement). Outside
     pending decisions a slot is empty only when its deck is."""
@@ -373,20 +403,22 @@ cdef void refill_face_up(GameState* s) noexcept nogil:
     for r in range(N_REGIONS):
         for slot in range(2):
             if s.face_up[r][slot] < 0 and s.deck_n[r] > 0:
-                s.face_up[r][slot] = draw_permit(s, r)
+                turn_face_up(s, r, slot, t)
 
 
-cdef void build_emporium(GameState* s, int p, int city) noexcept nogil:
+cdef void build_emporium(GameState* s, int p, int city, Trace* tr) noexcept nogil:
     cdef int li = s.layout
     cdef uint16_t visited, frontier, next_frontier, own
-    cdef int c, t, i, colour, region, order_n = 0
+    cdef int c, t, i, colour, region, order_n = 0, others = others_in_city(s, p, city)
     cdef int8_t order[N_CITIES]
-    s.assistants[p] -= others_in_city(s, p, city)
+    emit(tr, EV_BUILD, p, city, others, 0, 0)
+    pay_assistants(s, p, others, tr)
     s.emporia[p] |= 1 << city
     s.emporia_n[p] += 1
     if s.emporia_n[p] == MAX_EMPORIUMS and s.end_trigger < 0:
         s.end_trigger = p
         s.vp[p] += RULES.tenth_emporium_vp
+        emit(tr, EV_TENTH_EMPORIUM, p, RULES.tenth_emporium_vp, 0, 0, 0)
     # Linked bonus (RULINGS 11): this city and every city linked to it through roads
     # whose cities all hold this player's emporiums; each token once.
     own = s.emporia[p]
@@ -404,23 +436,26 @@ cdef void build_emporium(GameState* s, int p, int city) noexcept nogil:
     for i in range(order_n):
         t = s.city_token[order[i]]
         if t >= 0:
-            gain_bonus(s, p, TOKEN_BONUS[t])
+            emit(tr, EV_TOKEN, p, order[i], t, 0, 0)
+            gain_bonus(s, p, TOKEN_BONUS[t], tr)
     # Region and colour bonus tiles, each with the top king reward tile.
     region = CITY_REGION[city]
     if (own & REGION_MASK[region]) == REGION_MASK[region]:
-        take_bonus_tile(s, p, region)
+        take_bonus_tile(s, p, region, tr)
     colour = LAYOUT_COLOUR[li][city]
     if colour >= 0 and (own & LAYOUT_COLOUR_MASK[li][colour]) == LAYOUT_COLOUR_MASK[li][colour]:
-        take_bonus_tile(s, p, N_REGIONS + colour)
+        take_bonus_tile(s, p, N_REGIONS + colour, tr)
 
 
-cdef void take_bonus_tile(GameState* s, int p, int tile) noexcept nogil:
+cdef void take_bonus_tile(GameState* s, int p, int tile, Trace* t) noexcept nogil:
     if not (s.bonus_tiles_left >> tile) & 1:
         return
     s.bonus_tiles_left &= ~(1 << tile)
     s.bonus_tiles[p] |= 1 << tile
+    emit(t, EV_BONUS_TILE, p, tile, BONUS_TILE_VP[tile], 0, 0)
     if s.king_tiles_taken < N_KING_TILES:
         s.king_tiles[p] |= 1 << s.king_tiles_taken
+        emit(t, EV_KING_TILE, p, s.king_tiles_taken, KING_TILE_VP[s.king_tiles_taken], 0, 0)
         s.king_tiles_taken += 1
 
 
@@ -629,9 +664,10 @@ cdef bint is_legal(GameState* s, int action) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Applying actions. The caller guarantees legality (State.apply checks it).
 
-cdef void elect(GameState* s, int b, int colour) noexcept nogil:
+cdef void elect(GameState* s, int b, int colour, Trace* t) noexcept nogil:
     cdef int out = s.balcony[b][BALCONY_SIZE - 1]
     cdef int k
+    emit(t, EV_ELECT, s.current, b, colour, out, 0)
     for k in range(BALCONY_SIZE - 1, 0, -1):
         s.balcony[b][k] = s.balcony[b][k - 1]
     s.balcony[b][0] = colour
@@ -639,12 +675,12 @@ cdef void elect(GameState* s, int b, int colour) noexcept nogil:
     s.pool[out] += 1
 
 
-cdef void start_turn(GameState* s) noexcept nogil:
+cdef void start_turn(GameState* s, Trace* t) noexcept nogil:
     s.main_left = 1
     s.main_done = 0
     s.quick_used = 0
     s.turn += 1
-    draw_politics(s, s.current)
+    draw_politics(s, s.current, t)
 
 
 cdef int tiles_vp(GameState* s, int p) noexcept nogil:
@@ -661,6 +697,10 @@ cdef int tiles_vp(GameState* s, int p) noexcept nogil:
 
 cdef void end_awards(GameState* s, int* award) noexcept nogil:
     """The nobility and most-permit-tiles awards of final scoring, as they stand now."""
+    end_awards_traced(s, award, NULL)
+
+
+cdef void end_awards_traced(GameState* s, int* award, Trace* t) noexcept nogil:
     cdef int p, best, second, count, ties, n = s.n_players
     for p in range(n):
         award[p] = 0
@@ -675,6 +715,7 @@ cdef void end_awards(GameState* s, int* award) noexcept nogil:
     for p in range(n):
         if s.nobility[p] == best:
             award[p] += RULES.nobility_first_vp
+            emit(t, EV_AWARD, p, AWARD_NOBILITY_FIRST, RULES.nobility_first_vp, 0, 0)
             ties += 1
     if ties == 1:
         second = -1
@@ -684,6 +725,7 @@ cdef void end_awards(GameState* s, int* award) noexcept nogil:
         for p in range(n):
             if s.nobility[p] == second:
                 award[p] += RULES.nobility_second_vp
+                emit(t, EV_AWARD, p, AWARD_NOBILITY_SECOND, RULES.nobility_second_vp, 0, 0)
     # Most permit tiles, face up and used (RULINGS 8). Players with none count like any
     # other: if nobody holds a tile, everyone ties.
     best = 0
@@ -699,12 +741,22 @@ cdef void end_awards(GameState* s, int* award) noexcept nogil:
         for p in range(n):
             if popcount64(s.permits_up[p] | s.permits_down[p]) == best:
                 award[p] += RULES.most_permits_vp
+                emit(t, EV_AWARD, p, AWARD_MOST_PERMITS, RULES.most_permits_vp, 0, 0)
 
 
-cdef void final_scoring(GameState* s) noexcept nogil:
+cdef void final_scoring(GameState* s, Trace* t) noexcept nogil:
     cdef int award[MAX_PLAYERS]
-    cdef int p
-    end_awards(s, award)
+    cdef int p, i
+    if t != NULL:  # each seat's VP track as play left it, then its tiles (RULINGS 17)
+        for p in range(s.n_players):
+            emit(t, EV_FINAL_TRACK, p, s.vp[p], 0, 0, 0)
+            for i in range(N_BONUS_TILES):
+                if (s.bonus_tiles[p] >> i) & 1:
+                    emit(t, EV_FINAL_BONUS_TILE, p, i, BONUS_TILE_VP[i], 0, 0)
+            for i in range(N_KING_TILES):
+                if (s.king_tiles[p] >> i) & 1:
+                    emit(t, EV_FINAL_KING_TILE, p, i, KING_TILE_VP[i], 0, 0)
+    end_awards_traced(s, award, t)
     for p in range(s.n_players):
         s.vp[p] += tiles_vp(s, p) + award[p]
 
@@ -715,7 +767,7 @@ cdef void adjudicate(GameState* s) noexcept nogil:
     while s.pending_n > 0:
         pop_pending(s)
     s.game_over = 1
-    final_scoring(s)
+    final_scoring(s, NULL)
 
 
 cdef int provisional_vp(GameState* s, int p) noexcept nogil:
@@ -742,14 +794,21 @@ cdef int winners_mask(GameState* s) noexcept nogil:
     return mask
 
 
-cdef void end_turn(GameState* s) noexcept nogil:
+cdef void end_turn(GameState* s, Trace* t) noexcept nogil:
     cdef int nxt = (s.current + 1) % s.n_players
+    cdef int p
     if s.end_trigger >= 0 and nxt == s.end_trigger:
         s.game_over = 1
-        final_scoring(s)
+        emit(t, EV_GAME_OVER, NO_SEAT, 0, 0, 0, 0)
+        final_scoring(s, t)
+        if t != NULL:  # the tie-break's count is assistants and politics cards (RULINGS 9)
+            for p in range(s.n_players):
+                emit(t, EV_FINAL, p, s.vp[p], s.assistants[p] + s.hand_n[p], 0, 0)
+            emit(t, EV_WINNERS, NO_SEAT, winners_mask(s), 0, 0, 0)
         return
+    emit(t, EV_NEXT_TURN, NO_SEAT, nxt, 0, 0, 0)
     s.current = nxt
-    start_turn(s)
+    start_turn(s, t)
 
 
 cdef void drop_unplayable_pending(GameState* s) noexcept nogil:
@@ -768,22 +827,41 @@ cdef void drop_unplayable_pending(GameState* s) noexcept nogil:
 
 
 cdef void apply_action(GameState* s, int a) noexcept nogil:
-    cdef int p = s.current
-    cdef int c, r, slot, tile, k, kind, arg, pay, i
+    apply_traced(s, a, NULL)
+
+
+cdef void apply_traced(GameState* s, int a, Trace* t) noexcept nogil:
+    cdef int p = s.current, q
+    cdef int before[MAX_PLAYERS]  # each seat's score, to trace what the action changed
     s.action_count += 1
+    if t != NULL:
+        emit(t, EV_ACTION, p, a, 0, 0, 0)
+        for q in range(s.n_players):
+            before[q] = provisional_vp(s, q)
+    apply_rules(s, a, p, t)
+    if t != NULL:
+        for q in range(s.n_players):
+            if provisional_vp(s, q) != before[q]:
+                emit(t, EV_SCORE, q, provisional_vp(s, q) - before[q], 0, 0, 0)
+
+
+cdef inline void apply_rules(GameState* s, int a, int p, Trace* t) noexcept nogil:
+    cdef int c, r, slot, tile, k, kind, arg, pay, i, cost
     if a == A_END_TURN:
-        end_turn(s)
+        end_turn(s, t)
         return
     if a < A_ACQUIRE:
         a -= A_ELECT
-        elect(s, a // N_COLOURS, a % N_COLOURS)
-        add_coins(s, p, RULES.elect_coins)
+        elect(s, a // N_COLOURS, a % N_COLOURS, t)
+        add_coins(s, p, RULES.elect_coins, t)
         s.main_left -= 1
         s.main_done += 1
     elif a < A_BUILD_PERMIT:
         s.main_left -= 1
         s.main_done += 1
-        push_pending(s, P_PAY_PERMIT, a - A_ACQUIRE)
+        a -= A_ACQUIRE
+        emit(t, EV_ACQUIRE, p, a >> 1, a & 1, s.face_up[a >> 1][a & 1], 0)
+        push_pending(s, P_PAY_PERMIT, a)
     elif a < A_BUILD_KING:
         a -= A_BUILD_PERMIT
         tile = a // 3
@@ -791,19 +869,23 @@ cdef void apply_action(GameState* s, int a) noexcept nogil:
         s.main_done += 1
         s.permits_up[p] &= ~((<uint64_t>1) << tile)
         s.permits_down[p] |= (<uint64_t>1) << tile
-        build_emporium(s, p, TILE_CITIES[tile][a % 3])
+        emit(t, EV_USE_PERMIT, p, tile, 0, 0, 0)
+        build_emporium(s, p, TILE_CITIES[tile][a % 3], t)
     elif a < A_ENGAGE:
         s.main_left -= 1
         s.main_done += 1
+        emit(t, EV_KING_TARGET, p, a - A_BUILD_KING, 0, 0, 0)
         push_pending(s, P_PAY_KING, a - A_BUILD_KING)
     elif a == A_ENGAGE:
         s.quick_used = 1
-        s.coins[p] -= RULES.engage_coins
-        add_assistants(s, p, 1)
+        emit(t, EV_ENGAGE, p, RULES.engage_coins, 0, 0, 0)
+        pay_coins(s, p, RULES.engage_coins, t)
+        add_assistants(s, p, 1, t)
     elif a < A_QUICK_ELECT:
         r = a - A_CHANGE
         s.quick_used = 1
-        s.assistants[p] -= 1
+        emit(t, EV_CHANGE, p, r, s.face_up[r][0], s.face_up[r][1], 0)
+        pay_assistants(s, p, 1, t)
         for slot in range(2):
             if s.face_up[r][slot] >= 0:
                 s.permit_deck[r][s.deck_n[r]] = s.face_up[r][slot]
@@ -811,16 +893,18 @@ cdef void apply_action(GameState* s, int a) noexcept nogil:
                 s.deck_known[r] += 1
                 s.face_up[r][slot] = -1
         for slot in range(2):
-            s.face_up[r][slot] = draw_permit(s, r)
+            turn_face_up(s, r, slot, t)
     elif a < A_EXTRA_MAIN:
         a -= A_QUICK_ELECT
         s.quick_used = 1
-        s.assistants[p] -= 1
-        elect(s, a // N_COLOURS, a % N_COLOURS)
+        elect(s, a // N_COLOURS, a % N_COLOURS, t)
+        pay_assistants(s, p, 1, t)
     elif a == A_EXTRA_MAIN:
         s.quick_used = 1
-        s.assistants[p] -= RULES.extra_main_assistants
+        emit(t, EV_EXTRA_MAIN, p, RULES.extra_main_assistants, 0, 0, 0)
+        pay_assistants(s, p, RULES.extra_main_assistants, t)
         s.main_left += 1
+        emit(t, EV_MAIN_ACTIONS, p, 1, 0, 0, 0)
     elif a < A_CHOOSE_TOKEN:
         pay = a - A_PAY
         kind = s.pending_kind[0]
@@ -830,13 +914,18 @@ cdef void apply_action(GameState* s, int a) noexcept nogil:
             s.hand[p][k] -= PAY_COUNTS[pay][k]
             s.discard[k] += PAY_COUNTS[pay][k]
         s.hand_n[p] -= PAY_SIZE[pay]
-        s.coins[p] -= payment_cost(pay)
+        cost = payment_cost(pay)
+        emit(t, EV_PAY, p, pay, cost, KING_BALCONY if kind == P_PAY_KING else arg >> 1, 0)
+        pay_coins(s, p, cost, t)
         if kind == P_PAY_PERMIT:
-            take_permit(s, p, arg >> 1, arg & 1)
+            take_permit(s, p, arg >> 1, arg & 1, t)
         else:
-            s.coins[p] -= king_travel_cost(s, arg)
+            cost = king_travel_cost(s, arg)
+            emit(t, EV_KING_MOVE, p, s.king_city, arg, LAYOUT_DIST[s.layout][s.king_city][arg],
+                 cost)
+            pay_coins(s, p, cost, t)
             s.king_city = arg
-            build_emporium(s, p, arg)
+            build_emporium(s, p, arg, t)
     elif a < A_CHOOSE_FREE_PERMIT:
         c = a - A_CHOOSE_TOKEN
         kind = s.pending_kind[0]
@@ -849,23 +938,25 @@ cdef void apply_action(GameState* s, int a) noexcept nogil:
             s.pending_kind[0] = P_TOKEN_PAIR_SECOND
             s.pending_arg[0] = c
             s.pending_n += 1
-        gain_bonus(s, p, TOKEN_BONUS[s.city_token[c]])
+        emit(t, EV_TOKEN, p, c, s.city_token[c], 0, 0)
+        gain_bonus(s, p, TOKEN_BONUS[s.city_token[c]], t)
     elif a < A_CHOOSE_PERMIT_BONUS:
         pop_pending(s)
         a -= A_CHOOSE_FREE_PERMIT
-        take_permit(s, p, a >> 1, a & 1)
+        take_permit(s, p, a >> 1, a & 1, t)
         # RULINGS 22: the free tile's take is nested in the take that raised it, so its slot
         # is refilled first, as soon as its bonus is gained (any decision that bonus raises
         # is taken afterwards, like every queued decision); the first tile's slot waits for
         # the queue to empty. So at most one slot is ever empty while decisions are pending.
         if s.deck_n[a >> 1] > 0:
-            s.face_up[a >> 1][a & 1] = draw_permit(s, a >> 1)
+            turn_face_up(s, a >> 1, a & 1, t)
     else:
         pop_pending(s)
-        gain_bonus(s, p, TILE_BONUS[a - A_CHOOSE_PERMIT_BONUS])
+        emit(t, EV_PERMIT_BONUS, p, a - A_CHOOSE_PERMIT_BONUS, 0, 0, 0)
+        gain_bonus(s, p, TILE_BONUS[a - A_CHOOSE_PERMIT_BONUS], t)
     drop_unplayable_pending(s)
     if s.pending_n == 0:
-        refill_face_up(s)
+        refill_face_up(s, t)
 
 
 cdef int random_playout(GameState* s, int max_actions) noexcept nogil:
@@ -952,9 +1043,9 @@ cdef void setup_game(GameState* s, int n_players, int layout, int max_coins,
         s.coins[p] = START_COINS[p]
         s.assistants[p] = START_ASSISTANTS[p]
         for _n in range(RULES.start_hand):
-            draw_politics(s, p)
+            draw_politics(s, p, NULL)
     s.current = 0
-    start_turn(s)
+    start_turn(s, NULL)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1072,6 +1163,8 @@ class IllegalActionError(ValueError):
     """An action that is not legal in the state it was applied to."""
 
 
+# Its one object member, the trace (bytes), refers to nothing: no GC tracking to pay for.
+@cython.no_gc
 cdef class State:
     """A Council of Four position: a full state, or one seat's view of it.
 
@@ -1114,6 +1207,7 @@ cdef class State:
 
     viewer = property(_position_viewer)
     is_view = property(_position_is_view)
+    events = property(_position_events)
 
     def is_terminal(self):
         return bool(self.s.game_over)
@@ -1159,7 +1253,10 @@ cdef class State:
             raise IllegalActionError("the game is over")
         if not (0 <= action < N_ACTIONS and is_legal(&self.s, action)):
             raise IllegalActionError(f"action {action} is not legal here")
-        apply_action(&self.s, action)
+        cdef Trace trace
+        trace.n = trace.dropped = 0
+        apply_traced(&self.s, action, &trace)
+        self._events = trace_bytes(&trace)
 
     child = _position_child
 
@@ -1317,4 +1414,13 @@ _check_action_kinds()
 # The first id of each kind by name.
 ACTION_OFFSETS = {kind.name: kind.first for kind in ACTION_KINDS}
 NUM_ACTIONS = N_ACTIONS
+# The names of the trace's event kinds (EV_* in _core.pxd, in that order) and of the awards.
+EVENT_KINDS = ("action", "coins", "assistants", "draw", "main_actions", "elect", "acquire",
+               "use_permit", "king_target", "engage", "change", "extra_main", "pay",
+               "king_move", "build", "tenth_emporium", "token", "take_permit", "permit_bonus",
+               "nobility", "nobility_space", "bonus_tile", "king_tile", "face_up", "next_turn",
+               "game_over", "final_track", "final_bonus_tile", "final_king_tile", "award",
+               "final", "winners", "score")
+assert EVENT_KINDS[EV_SCORE] == "score"
+AWARD_NAMES = ("nobility track, first", "nobility track, second", "most permit tiles")
 PAYMENTS = tuple(tuple(PAY_COUNTS[i][k] for k in range(N_CARD_KINDS)) for i in range(N_PAYMENTS))

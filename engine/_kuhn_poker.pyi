@@ -11,6 +11,8 @@ from council.engine._position import PositionMembers
 
 CARD_NAMES: tuple[str, ...]  # "J", "Q", "K": the card ids 0, 1, 2
 NUM_ACTIONS: int
+# The names of the event kinds of the trace an apply writes (a position's events).
+EVENT_KINDS: tuple[str, ...]
 PLAYERS: int
 MAX_MOVES: int
 NO_CARD: int  # a card a view cannot see

@@ -29,6 +29,7 @@ import numpy as np
 from council.engine._core import IllegalActionError
 from council.engine._raw import raw_to_struct, struct_to_raw
 from council.engine._random cimport game_rng, random_below, seed_word
+from council.engine._trace cimport NO_SEAT, Trace, emit, trace_bytes, trace_decode
 
 CARD_NAMES = ("J", "Q", "K")
 NUM_ACTIONS = KP_N_ACTIONS
@@ -38,6 +39,8 @@ NO_CARD = KP_NO_CARD
 ACTION_NAMES = ("pass", "bet")
 # What each action is called when it is taken facing a bet (OpenSpiel's fold and call).
 ACTION_NAMES_FACING_BET = ("fold", "call")
+# The names of the trace's event kinds (KE_* in _kuhn_poker.pxd, in that order).
+EVENT_KINDS = ("action", "check", "bet", "fold", "call", "showdown", "score", "takes_pot")
 
 
 # ---------------------------------------------------------------------------------------
@@ -78,10 +81,21 @@ cdef int kp_legal_actions(KPState* s, int* out) noexcept nogil:
     return 2
 
 
-cdef void settle(KPState* s, int winner, int stake) noexcept nogil:
+cdef inline int pot(KPState* s) noexcept nogil:
+    """The chips in the pot: both antes, and a chip for each bet or call."""
+    cdef int i, chips = 2
+    for i in range(s.n_moves):
+        chips += s.moves[i] == KA_BET
+    return chips
+
+
+cdef void settle(KPState* s, int winner, int stake, Trace* t) noexcept nogil:
     s.score[winner] = stake
     s.score[1 - winner] = -stake
     s.current = -1
+    emit(t, KE_SCORE, 0, s.score[0], 0, 0, 0)
+    emit(t, KE_SCORE, 1, s.score[1], 0, 0, 0)
+    emit(t, KE_TAKES_POT, winner, pot(s), stake, 0, 0)
 
 
 cdef inline int showdown_winner(KPState* s) noexcept nogil:
@@ -90,18 +104,30 @@ cdef inline int showdown_winner(KPState* s) noexcept nogil:
 
 cdef void kp_apply(KPState* s, int action) noexcept nogil:
     """Apply a legal action (the caller checks legality)."""
+    kp_apply_traced(s, action, NULL)
+
+
+cdef void kp_apply_traced(KPState* s, int action, Trace* t) noexcept nogil:
     cdef bint fold = action == KA_PASS and facing_bet(s)
     cdef bint call = action == KA_BET and facing_bet(s)
     cdef int seat = s.current
     s.moves[s.n_moves] = action
     s.n_moves += 1
     s.action_count += 1
+    if t != NULL:
+        emit(t, KE_ACTION, seat, action, 0, 0, 0)
+        if action == KA_BET:
+            emit(t, KE_CALL if call else KE_BET, seat, 1, pot(s), 0, 0)
+        else:
+            emit(t, KE_FOLD if fold else KE_CHECK, seat, pot(s), 0, 0, 0)
     if fold:  # the bettor takes the antes
-        settle(s, 1 - seat, 1)
+        settle(s, 1 - seat, 1, t)
     elif call:  # a showdown for 2 chips each
-        settle(s, showdown_winner(s), 2)
+        emit(t, KE_SHOWDOWN, NO_SEAT, s.cards[0], s.cards[1], 0, 0)
+        settle(s, showdown_winner(s), 2, t)
     elif s.n_moves == 2 and action == KA_PASS:  # pass, pass: a showdown for the antes
-        settle(s, showdown_winner(s), 1)
+        emit(t, KE_SHOWDOWN, NO_SEAT, s.cards[0], s.cards[1], 0, 0)
+        settle(s, showdown_winner(s), 1, t)
     else:
         s.current = 1 - seat
 
@@ -208,6 +234,8 @@ cdef inline int _winners_mask(KPState* s) noexcept nogil:
 include "_position.pxi"
 
 
+# Its one object member, the trace (bytes), refers to nothing: no GC tracking to pay for.
+@cython.no_gc
 cdef class KuhnPokerState:
     """A position of Kuhn poker: a full state, or one seat's view of it.
 
@@ -258,6 +286,7 @@ cdef class KuhnPokerState:
 
     viewer = property(_position_viewer)
     is_view = property(_position_is_view)
+    events = property(_position_events)
 
     def is_terminal(self):
         return self.s.current < 0
@@ -315,7 +344,10 @@ cdef class KuhnPokerState:
         if not 0 <= action < KP_N_ACTIONS:
             raise IllegalActionError(f"action {action} is not legal here: action ids are "
                                      f"0..{KP_N_ACTIONS - 1}")
-        kp_apply(&self.s, action)
+        cdef Trace trace
+        trace.n = trace.dropped = 0
+        kp_apply_traced(&self.s, action, &trace)
+        self._events = trace_bytes(&trace)
 
     child = _position_child
 
@@ -363,7 +395,7 @@ cdef class KuhnPokerState:
         self._require_full("adjudicated")
         cdef KuhnPokerState st = _copy(self)
         if st.s.current >= 0:
-            settle(&st.s, showdown_winner(&st.s), 1)
+            settle(&st.s, showdown_winner(&st.s), 1, NULL)
         return st
 
     # -- raw form, pickle, equality ------------------------------------------------------

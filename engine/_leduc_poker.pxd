@@ -5,6 +5,8 @@
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 
+from council.engine._trace cimport Trace
+
 cdef enum:
     LD_PLAYERS = 2
     LD_N_CARDS = 6           # J1 J2 Q1 Q2 K1 K2 (0..5, OpenSpiel's ids): the rank is card // 2
@@ -22,6 +24,20 @@ cdef enum:
     LA_CALL = 1              # call a raise, or check
     LA_RAISE = 2             # match the stake and raise it by the round's size
     LD_N_ACTIONS = 3
+
+# The kinds of event an action's rules write into a trace (engine/_trace.pxd), with their
+# seat and args; EVENT_KINDS names them in this order.
+cdef enum:
+    LE_ACTION = 0            # seat: the mover; action id
+    LE_FOLD = 1              # the pot
+    LE_CHECK = 2             # the pot
+    LE_CALL = 3              # chips put in, the pot
+    LE_RAISE = 4             # chips put in, the pot
+    LE_PUBLIC_CARD = 5       # no seat; the public card, shown as the second round begins
+    LE_SHOWDOWN = 6          # no seat; seat 0's card, seat 1's card, the public card
+    LE_SCORE = 7             # change in the seat's score (its chips won or lost)
+    LE_TAKES_POT = 8         # the pot, the seat's gain
+    LE_SPLIT_POT = 9         # no seat; the pot, each seat taking back its own chips
 
 ctypedef struct LDState:
     uint64_t rng
@@ -45,6 +61,8 @@ ctypedef struct LDState:
 cdef void ld_new_game(LDState* s, uint64_t seed) noexcept nogil
 cdef int ld_legal_actions(LDState* s, int* out) noexcept nogil
 cdef void ld_apply(LDState* s, int action) noexcept nogil
+# ld_apply writing what the rules did into `t` (NULL: nothing, ld_apply itself).
+cdef void ld_apply_traced(LDState* s, int action, Trace* t) noexcept nogil
 cdef void ld_make_view(LDState* s, int seat) noexcept nogil
 cdef void ld_determinize(LDState* s, uint64_t seed) noexcept nogil
 cdef int ld_winners_mask(LDState* s) noexcept nogil
@@ -62,3 +80,4 @@ cdef inline int ld_info_key(LDState* s, int seat) noexcept nogil:
 
 cdef class LeducPokerState:
     cdef LDState s
+    cdef bytes _events       # the trace of the last apply on this object (None: none)

@@ -12,6 +12,8 @@ from council.engine._position import PositionMembers
 CARD_NAMES: tuple[str, ...]  # "J1", "J2", "Q1", "Q2", "K1", "K2": the card ids 0..5
 RANK_NAMES: tuple[str, ...]  # "J", "Q", "K": card // 2
 NUM_ACTIONS: int
+# The names of the event kinds of the trace an apply writes (a position's events).
+EVENT_KINDS: tuple[str, ...]
 NUM_CARDS: int
 PLAYERS: int
 MAX_MOVES: int

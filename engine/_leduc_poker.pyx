@@ -36,6 +36,7 @@ import numpy as np
 
 from council.engine._core import IllegalActionError
 from council.engine._raw import raw_to_struct, struct_to_raw
+from council.engine._trace cimport NO_SEAT, Trace, emit, trace_bytes, trace_decode
 from council.engine._random cimport game_rng, random_below, seed_word
 
 CARD_NAMES = ("J1", "J2", "Q1", "Q2", "K1", "K2")
@@ -50,6 +51,9 @@ MAX_PUT_IN = LD_MAX_PUT_IN
 ANTE = LD_ANTE
 NO_CARD = LD_NO_CARD
 ACTION_NAMES = ("fold", "call", "raise")  # OpenSpiel's names of the ids
+# The names of the trace's event kinds (LE_* in _leduc_poker.pxd, in that order).
+EVENT_KINDS = ("action", "fold", "check", "call", "raise", "public_card", "showdown", "score",
+               "takes_pot", "split_pot")
 
 
 # ---------------------------------------------------------------------------------------
@@ -115,9 +119,10 @@ cdef int showdown_mask(LDState* s) noexcept nogil:
     return 1 if r0 > r1 else 2
 
 
-cdef void showdown(LDState* s) noexcept nogil:
+cdef void showdown(LDState* s, Trace* t) noexcept nogil:
     """The best hand takes what the other put in; a tie returns each its own chips."""
     cdef int mask = showdown_mask(s)
+    emit(t, LE_SHOWDOWN, NO_SEAT, s.cards[0], s.cards[1], s.public_card, 0)
     if mask == 1:
         s.score[0] = s.put_in[1]
         s.score[1] = -s.put_in[1]
@@ -125,27 +130,55 @@ cdef void showdown(LDState* s) noexcept nogil:
         s.score[1] = s.put_in[0]
         s.score[0] = -s.put_in[0]
     s.current = -1
+    settled(s, mask, t)
+
+
+cdef void settled(LDState* s, int winners, Trace* t) noexcept nogil:
+    """Trace the end: each seat's score, and who takes the pot."""
+    cdef int p
+    if t == NULL:
+        return
+    for p in range(LD_PLAYERS):
+        if s.score[p]:
+            emit(t, LE_SCORE, p, s.score[p], 0, 0, 0)
+    if winners == 3:
+        emit(t, LE_SPLIT_POT, NO_SEAT, s.put_in[0] + s.put_in[1], 0, 0, 0)
+    else:
+        p = 0 if winners == 1 else 1
+        emit(t, LE_TAKES_POT, p, s.put_in[0] + s.put_in[1], s.score[p], 0, 0)
 
 
 cdef void ld_apply(LDState* s, int action) noexcept nogil:
     """Apply a legal action (the caller checks legality)."""
-    cdef int seat = s.current, other = 1 - s.current
+    ld_apply_traced(s, action, NULL)
+
+
+cdef void ld_apply_traced(LDState* s, int action, Trace* t) noexcept nogil:
+    cdef int seat = s.current, other = 1 - s.current, before = s.put_in[seat]
     s.moves[s.n_moves] = action
     s.n_moves += 1
     s.action_count += 1
+    emit(t, LE_ACTION, seat, action, 0, 0, 0)
     if action == LA_FOLD:  # the other seat takes what the folder put in
         s.folded = seat
         s.score[other] = s.put_in[seat]
         s.score[seat] = -s.put_in[seat]
         s.current = -1
+        emit(t, LE_FOLD, seat, s.put_in[0] + s.put_in[1], 0, 0, 0)
+        settled(s, 1 << other, t)
         return
     if action == LA_RAISE:
         s.put_in[seat] = s.put_in[other] + (LD_RAISE_FIRST if s.round == 0 else LD_RAISE_SECOND)
         s.raises += 1
         s.calls = 0
         s.current = other
+        emit(t, LE_RAISE, seat, s.put_in[seat] - before, s.put_in[0] + s.put_in[1], 0, 0)
         return
     s.put_in[seat] = s.put_in[other]  # a call, or a check
+    if s.put_in[seat] != before:
+        emit(t, LE_CALL, seat, s.put_in[seat] - before, s.put_in[0] + s.put_in[1], 0, 0)
+    else:
+        emit(t, LE_CHECK, seat, s.put_in[0] + s.put_in[1], 0, 0, 0)
     s.calls += 1
     if s.calls < (1 if s.raises > 0 else 2):
         s.current = other
@@ -155,8 +188,9 @@ cdef void ld_apply(LDState* s, int action) noexcept nogil:
         s.raises = 0
         s.calls = 0
         s.current = 0
+        emit(t, LE_PUBLIC_CARD, NO_SEAT, s.public_card, 0, 0, 0)
     else:
-        showdown(s)
+        showdown(s, t)
 
 
 cdef inline bint showed_down(LDState* s) noexcept nogil:
@@ -283,6 +317,8 @@ cdef inline int _winners_mask(LDState* s) noexcept nogil:
 include "_position.pxi"
 
 
+# Its one object member, the trace (bytes), refers to nothing: no GC tracking to pay for.
+@cython.no_gc
 cdef class LeducPokerState:
     """A position of Leduc poker: a full state, or one seat's view of it.
 
@@ -337,6 +373,7 @@ cdef class LeducPokerState:
 
     viewer = property(_position_viewer)
     is_view = property(_position_is_view)
+    events = property(_position_events)
 
     def is_terminal(self):
         return self.s.current < 0
@@ -436,7 +473,10 @@ cdef class LeducPokerState:
         if not self.is_legal(action):
             raise IllegalActionError(f"action {action} is not legal here: the legal ones are "
                                      f"{self.legal_actions()}")
-        ld_apply(&self.s, action)
+        cdef Trace trace
+        trace.n = trace.dropped = 0
+        ld_apply_traced(&self.s, action, &trace)
+        self._events = trace_bytes(&trace)
 
     child = _position_child
 
@@ -492,7 +532,7 @@ cdef class LeducPokerState:
             matched = min(st.s.put_in[0], st.s.put_in[1])
             st.s.put_in[0] = matched
             st.s.put_in[1] = matched
-            showdown(&st.s)
+            showdown(&st.s, NULL)
         return st
 
     # -- raw form, pickle, equality ------------------------------------------------------

@@ -77,6 +77,16 @@ def _position_is_view(_Position self):
 
 
 @cython.embedsignature(False)
+def _position_events(_Position self):
+    """What the last ``apply`` on this object did, as its rules wrote it: a tuple of
+    ``(kind, seat, args)`` events, kinds named by the core's EVENT_KINDS (seat -1: the whole
+    table). A full record of the facts, hidden cards included: the game's effects tell each
+    seat what it may know. Empty for a position no apply has made (a new game, a copy, a
+    view)."""
+    return trace_decode(self._events, EVENT_KINDS) if self._events is not None else ()
+
+
+@cython.embedsignature(False)
 def _position_clone(_Position self):
     """An independent copy of this position."""
     return _copy(self)

@@ -3,6 +3,8 @@
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 
+from council.engine._trace cimport Trace
+
 cdef enum:
     TC_MIN_PLAYERS = 3
     TC_MAX_PLAYERS = 5
@@ -53,6 +55,30 @@ cdef enum:
     CK_COURT = 3
     CK_CROWN = 4
 
+# The kinds of event an action's rules write into a trace (engine/_trace.pxd), with their
+# seat and args; EVENT_KINDS names them in this order.
+cdef enum:
+    TE_ACTION = 0            # seat: the mover; action id
+    TE_PICK = 1              # card picked (secret until the round's picks are revealed)
+    TE_DRAFT = 2             # card: a pick revealed, face up in front of the seat
+    TE_CHIPS = 3             # suit, change in the seat's chips of it
+    TE_EVENT = 4             # no seat; the event card turned (TC6)
+    TE_BID = 5               # suit of the chip, the bid in the event's suits, needed, event
+    TE_END_BID = 6
+    TE_CHOOSE_REVEAL = 7     # mask of the cards chosen (secret until the last seat has bid)
+    TE_REVEAL = 8            # card revealed as the event resolves
+    TE_OUTCOME = 9           # no seat; event card, chips bid, an Ace revealed, succeeded
+    TE_SUIT = 10             # seat gaining (success) or losing (failure) a rank, or none;
+    #                          suit, tied (TC10: one per suit of the event)
+    TE_RANK = 11             # suit, change in the seat's rank
+    TE_TRAITOR = 12          # change in the seat's traitor chips
+    TE_CROWN = 13            # card: a revealed Crown's rank (TC9)
+    TE_COURT = 14            # card: a revealed Court's traitor chip on a failure (TC8)
+    TE_NEW_HAND = 15         # no seat; the hand dealt
+    TE_SCORE = 16            # change in the seat's score
+    TE_FINAL = 17            # the seat's final score, its lowest card of the last event
+    TE_WINNERS = 18          # no seat; the winners' bit mask (TC13)
+
 ctypedef struct TCState:
     uint64_t rng
     int32_t action_count
@@ -96,6 +122,8 @@ cdef void tc_new_game(TCState* s, int n_players, uint64_t seed) noexcept nogil
 cdef int tc_legal_actions(TCState* s, int* out) noexcept nogil
 cdef bint tc_is_legal(TCState* s, int action) noexcept nogil
 cdef void tc_apply(TCState* s, int action) noexcept nogil
+# tc_apply writing what the rules did into `t` (NULL: nothing, tc_apply itself).
+cdef void tc_apply_traced(TCState* s, int action, Trace* t) noexcept nogil
 cdef void tc_make_view(TCState* s, int seat) noexcept nogil
 cdef void tc_determinize(TCState* s, uint64_t seed) noexcept nogil
 cdef int tc_winners_mask(TCState* s) noexcept nogil
@@ -105,3 +133,4 @@ cdef int drafted_cards(TCState* s, int seat, int* out) noexcept nogil
 
 cdef class TheCouncilState:
     cdef TCState s
+    cdef bytes _events       # the trace of the last apply on this object (None: none)

@@ -34,6 +34,8 @@ PHASES: tuple[str, ...]
 # The card_loc codes of the raw form (pack, drafted and facedown: plus the pack or seat).
 LOCATIONS: dict[str, int]
 NUM_ACTIONS: int
+# The names of the event kinds of the trace an apply writes (a position's events).
+EVENT_KINDS: tuple[str, ...]
 EVENTS_PER_HAND: int  # TC6
 MAX_HANDS: int  # TC14
 # The first id of each kind of action: pick + card, bid + suit, end_bid, reveal + mask.

@@ -30,6 +30,7 @@ import numpy as np
 from council.engine._core import IllegalActionError
 from council.engine._raw import raw_to_struct, struct_to_raw
 from council.engine._random cimport game_rng, next_random, random_below, seed_word
+from council.engine._trace cimport NO_SEAT, Trace, emit, trace_bytes, trace_decode
 
 # ---------------------------------------------------------------------------------------
 # Card tables (TC1), from the package's card list.
@@ -176,7 +177,7 @@ cdef void tc_new_game(TCState* s, int n_players, uint64_t seed) noexcept nogil:
     deal_hand(s)
 
 
-cdef void end_draft_round(TCState* s) noexcept nogil:
+cdef void end_draft_round(TCState* s, Trace* t) noexcept nogil:
     """Reveal the round's picks, take their chips, pass the packs (TC4, TC5)."""
     cdef int c, k, seat, x
     for c in range(TC_N_CARDS):
@@ -186,9 +187,11 @@ cdef void end_draft_round(TCState* s) noexcept nogil:
             s.card_pending[c] = 0
             s.card_loc[c] = LOC_DRAFTED + seat
             s.pack_n[k] -= 1
+            emit(t, TE_DRAFT, seat, c, 0, 0, 0)
             for x in range(TC_N_SUITS):
                 if CARD_SUITS[c] >> x & 1:
                     s.chips[seat][x] += 1
+                    emit(t, TE_CHIPS, seat, x, 1, 0, 0)
     s.draft_round += 1
     s.current = 0
     if s.draft_round < TC_DRAFT_ROUNDS:
@@ -200,10 +203,10 @@ cdef void end_draft_round(TCState* s) noexcept nogil:
             k = s.card_loc[c] - LOC_PACK
             s.card_loc[c] = LOC_FACEDOWN + k
             s.pack_n[k] = 0
-    start_event(s)
+    start_event(s, t)
 
 
-cdef void start_event(TCState* s) noexcept nogil:
+cdef void start_event(TCState* s, Trace* t) noexcept nogil:
     cdef int p, x
     if s.event >= 0:
         s.card_loc[s.event] = LOC_SPENT  # the last event's card
@@ -211,6 +214,7 @@ cdef void start_event(TCState* s) noexcept nogil:
     s.event = s.deck[s.deck_n]
     s.deck[s.deck_n] = -1
     s.card_loc[s.event] = LOC_EVENT
+    emit(t, TE_EVENT, NO_SEAT, s.event, 0, 0, 0)
     s.starter = s.next_starter if s.next_starter >= 0 else s.dealer
     s.current = s.starter
     s.bids_done = 0
@@ -221,10 +225,10 @@ cdef void start_event(TCState* s) noexcept nogil:
             s.bid[p][x] = 0
 
 
-cdef void resolve_event(TCState* s) noexcept nogil:
+cdef void resolve_event(TCState* s, Trace* t) noexcept nogil:
     """Reveal the chosen cards and resolve the event (TC8 - TC12)."""
     cdef int n = s.n_players
-    cdef int c, p, x, q, best, worst, total = 0, pos
+    cdef int c, p, x, q, best, worst, total = 0, pos, old
     cdef bint success, shared
     cdef int suits = CARD_SUITS[s.event]
     cdef int key[TC_MAX_PLAYERS][TC_N_SUITS]    # TC10's order: bid, then the number
@@ -240,13 +244,19 @@ cdef void resolve_event(TCState* s) noexcept nogil:
                 and s.card_loc[c] < LOC_FACEDOWN):
             continue
         p = s.card_loc[c] - LOC_DRAFTED
+        emit(t, TE_REVEAL, p, c, 0, 0, 0)
+        if CARD_KIND[c] == CK_CROWN:
+            emit(t, TE_CROWN, p, c, 0, 0, 0)
         if CARD_ORDER[c] < s.low_card[p]:
             s.low_card[p] = CARD_ORDER[c]
         for x in range(TC_N_SUITS):
             if not CARD_SUITS[c] >> x & 1:
                 continue
             if CARD_KIND[c] == CK_CROWN:
+                old = s.ranks[p][x]
                 s.ranks[p][x] = add_rank(s.ranks[p][x])
+                if s.ranks[p][x] != old:
+                    emit(t, TE_RANK, p, x, s.ranks[p][x] - old, 0, 0)
             elif not suits >> x & 1:
                 continue
             elif CARD_KIND[c] == CK_ACE:
@@ -261,6 +271,7 @@ cdef void resolve_event(TCState* s) noexcept nogil:
                 total += amount[p][x]
                 key[p][x] += amount[p][x] * TIE_SCALE
     success = total >= CARD_VALUE[s.event]
+    emit(t, TE_OUTCOME, NO_SEAT, s.event, total % ACE_BID, total >= ACE_BID, success)
     for x in range(TC_N_SUITS):
         if not suits >> x & 1:
             continue
@@ -276,7 +287,13 @@ cdef void resolve_event(TCState* s) noexcept nogil:
             for q in range(n):
                 shared = shared or (q != best and key[q][x] == key[best][x])
             if not shared and amount[best][x] > 0:
+                old = s.ranks[best][x]
                 s.ranks[best][x] = add_rank(s.ranks[best][x])
+                emit(t, TE_SUIT, best, x, False, 0, 0)
+                if s.ranks[best][x] != old:
+                    emit(t, TE_RANK, best, x, 1, 0, 0)
+            else:
+                emit(t, TE_SUIT, NO_SEAT, x, shared, 0, 0)
         else:
             shared = False
             for q in range(n):
@@ -284,6 +301,11 @@ cdef void resolve_event(TCState* s) noexcept nogil:
             if not shared and s.ranks[worst][x] > 0:
                 s.ranks[worst][x] -= 1
                 s.traitors[worst] += 1
+                emit(t, TE_SUIT, worst, x, False, 0, 0)
+                emit(t, TE_RANK, worst, x, -1, 0, 0)
+                emit(t, TE_TRAITOR, worst, 1, 0, 0, 0)
+            else:
+                emit(t, TE_SUIT, NO_SEAT, x, shared, 0, 0)
             if s.empire[x] > 0:
                 s.empire[x] -= 1
     # Courts pay on a failure; every revealed card is spent (TC8).
@@ -291,6 +313,8 @@ cdef void resolve_event(TCState* s) noexcept nogil:
         if s.card_pending[c] and s.card_loc[c] >= LOC_DRAFTED and s.card_loc[c] < LOC_FACEDOWN:
             if CARD_KIND[c] == CK_COURT and not success:
                 s.traitors[s.card_loc[c] - LOC_DRAFTED] += 1
+                emit(t, TE_COURT, s.card_loc[c] - LOC_DRAFTED, c, 0, 0, 0)
+                emit(t, TE_TRAITOR, s.card_loc[c] - LOC_DRAFTED, 1, 0, 0, 0)
             s.card_pending[c] = 0
             s.card_loc[c] = LOC_SPENT
     # The lowest revealed card starts the next event; equal ranks: the earlier bidder.
@@ -302,14 +326,15 @@ cdef void resolve_event(TCState* s) noexcept nogil:
             s.next_starter = p
     s.events_done += 1
     if s.events_done < TC_EVENTS:
-        start_event(s)
+        start_event(s, t)
         return
     if collapsed_suits(s) or s.hand >= TC_MAX_HANDS:
-        end_game(s)
+        end_game(s, t)
         return
     s.hand += 1
     s.dealer = (s.dealer + 1) % n
     deal_hand(s)
+    emit(t, TE_NEW_HAND, NO_SEAT, s.hand, 0, 0, 0)
 
 
 cdef int collapsed_suits(TCState* s) noexcept nogil:
@@ -322,17 +347,24 @@ cdef int collapsed_suits(TCState* s) noexcept nogil:
     return mask
 
 
-cdef void end_game(TCState* s) noexcept nogil:
+cdef void end_game(TCState* s, Trace* t) noexcept nogil:
     """Score the collapse: traitor chips, plus ranks in the suits where the empire fell
     below a seat, doubled above the empire."""
-    cdef int p, x, mask = collapsed_suits(s)
+    cdef int p, x, mask = collapsed_suits(s), old
     for p in range(s.n_players):
+        old = s.score[p]
         s.score[p] = s.traitors[p]
         for x in range(TC_N_SUITS):
             if mask >> x & 1:
                 s.score[p] += s.ranks[p][x] * (2 if s.ranks[p][x] > s.empire[x] else 1)
+        if s.score[p] != old:
+            emit(t, TE_SCORE, p, s.score[p] - old, 0, 0, 0)
     s.phase = PH_OVER
     s.current = -1
+    if t != NULL:
+        for p in range(s.n_players):
+            emit(t, TE_FINAL, p, s.score[p], s.low_card[p], 0, 0)
+        emit(t, TE_WINNERS, NO_SEAT, tc_winners_mask(s), 0, 0, 0)
 
 
 cdef int tc_winners_mask(TCState* s) noexcept nogil:
@@ -392,28 +424,49 @@ cdef bint tc_is_legal(TCState* s, int action) noexcept nogil:
 
 cdef void tc_apply(TCState* s, int action) noexcept nogil:
     """Apply a legal action (the caller checks legality)."""
+    tc_apply_traced(s, action, NULL)
+
+
+cdef int event_bid(TCState* s) noexcept nogil:
+    """The chips offered so far in the event's suits, by every seat."""
+    cdef int p, x, total = 0
+    for p in range(s.n_players):
+        for x in range(TC_N_SUITS):
+            if CARD_SUITS[s.event] >> x & 1:
+                total += s.bid[p][x]
+    return total
+
+
+cdef void tc_apply_traced(TCState* s, int action, Trace* t) noexcept nogil:
     cdef int i, n, seat = s.current
     cdef int cards[TC_N_CARDS]
     s.action_count += 1
+    emit(t, TE_ACTION, seat, action, 0, 0, 0)
     if action < TA_BID:
         s.card_pending[action - TA_PICK] = 1
+        emit(t, TE_PICK, seat, action - TA_PICK, 0, 0, 0)
         s.current += 1
         if s.current == s.n_players:
-            end_draft_round(s)
+            end_draft_round(s, t)
     elif action < TA_END_BID:
         s.chips[seat][action - TA_BID] -= 1
         s.bid[seat][action - TA_BID] += 1
         s.bid_floor = action - TA_BID
+        if t != NULL:
+            emit(t, TE_CHIPS, seat, action - TA_BID, -1, 0, 0)
+            emit(t, TE_BID, seat, action - TA_BID, event_bid(s), CARD_VALUE[s.event], s.event)
     elif action == TA_END_BID:
         s.phase = PH_REVEAL
+        emit(t, TE_END_BID, seat, 0, 0, 0, 0)
     else:
         n = drafted_cards(s, seat, cards)
         for i in range(n):
             if (action - TA_REVEAL) >> i & 1:
                 s.card_pending[cards[i]] = 1
+        emit(t, TE_CHOOSE_REVEAL, seat, action - TA_REVEAL, 0, 0, 0)
         s.bids_done += 1
         if s.bids_done == s.n_players:
-            resolve_event(s)
+            resolve_event(s, t)
         else:
             s.current = (seat + 1) % s.n_players
             s.phase = PH_BID
@@ -563,8 +616,15 @@ NUM_ACTIONS = TC_N_ACTIONS
 EVENTS_PER_HAND = TC_EVENTS
 MAX_HANDS = TC_MAX_HANDS
 ACTION_OFFSETS = {"pick": TA_PICK, "bid": TA_BID, "end_bid": TA_END_BID, "reveal": TA_REVEAL}
+# The names of the trace's event kinds (TE_* in _the_council.pxd, in that order).
+EVENT_KINDS = ("action", "pick", "draft", "chips", "event", "bid", "end_bid", "choose_reveal",
+               "reveal", "outcome", "suit", "rank", "traitor", "crown", "court", "new_hand",
+               "score", "final", "winners")
+assert EVENT_KINDS[TE_WINNERS] == "winners"
 
 
+# Its one object member, the trace (bytes), refers to nothing: no GC tracking to pay for.
+@cython.no_gc
 cdef class TheCouncilState:
     """A position of The Council: a full state, or one seat's view of it.
 
@@ -604,6 +664,7 @@ cdef class TheCouncilState:
 
     viewer = property(_position_viewer)
     is_view = property(_position_is_view)
+    events = property(_position_events)
 
     def is_terminal(self):
         return self.s.phase == PH_OVER
@@ -669,7 +730,10 @@ cdef class TheCouncilState:
         if not tc_is_legal(&self.s, action):
             raise IllegalActionError(f"action {action} ({self._action_text(action)}) is "
                                      f"not legal here")
-        tc_apply(&self.s, action)
+        cdef Trace trace
+        trace.n = trace.dropped = 0
+        tc_apply_traced(&self.s, action, &trace)
+        self._events = trace_bytes(&trace)
 
     child = _position_child
 
@@ -747,7 +811,7 @@ cdef class TheCouncilState:
         self._require_full("adjudicated")
         cdef TheCouncilState st = _copy(self)
         if st.s.phase != PH_OVER:
-            end_game(&st.s)
+            end_game(&st.s, NULL)
         return st
 
     def random_playout(self, seed):

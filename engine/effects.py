@@ -1,9 +1,11 @@
 """What an action did: its ``council.v1.ActionEffects`` message (issue #30), for every game.
 
 Each game computes its own effects behind the game interface (``Game.effects``:
-``council.engine.council_of_four_effects``, ``the_council_effects``, ``kuhn_poker_effects``);
-this module holds what they share (``EffectsBuilder``, the wording of signed amounts) and
-the two ways the service asks for them:
+``council.engine.council_of_four_effects``, ``the_council_effects``, ``kuhn_poker_effects``,
+``leduc_poker_effects``), told from the event trace its rules wrote as they applied the
+action (a position's ``events``; ``Trace``), never from the rules written again; this module
+holds what they share (``Trace``, ``EffectsBuilder``, the wording of signed amounts) and the
+two ways the service asks for them:
 
 - ``action_effects(before, after, action, seat)``: what an action taken in the full state
   `before` did to reach `after`, as `seat` may know it (None: everything);
@@ -22,19 +24,67 @@ the two ways the service asks for them:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from council.engine.position import Position
 from council.v1 import game_pb2 as pb
 
 __all__ = [
     "EffectsBuilder",
+    "Event",
+    "Trace",
     "action_effects",
     "amounts",
     "known_effects",
     "public_effects",
     "with_article",
 ]
+
+
+class Event(NamedTuple):
+    """One record of an action's trace: its kind (the core's EVENT_KINDS name it), the seat
+    it is about (-1: the whole table) and its arguments (the core's .pxd says which)."""
+
+    kind: str
+    seat: int
+    args: tuple[int, int, int, int]
+
+
+class Trace:
+    """The events the rules wrote as `action` made the full state `after` (its ``events``),
+    with the look-ups the effects make. A ValueError if `after` was not made so.
+
+    >>> from council.engine.games import game_named
+    >>> state = game_named("kuhn-poker").new_game(seed=3)
+    >>> trace = Trace(state.child(1), 1)
+    >>> trace.mover, [e.kind for e in trace.events], trace.total("bet", 0)
+    (0, ['action', 'bet'], 1)
+    >>> Trace(state, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: after: no event trace of action 1 (the position must come from applying it)
+    """
+
+    def __init__(self, after: Any, action: int):
+        self.events = [Event(*event) for event in after.events]
+        first = self.events[0] if self.events else None
+        if first is None or first.kind != "action" or first.args[0] != action:
+            raise ValueError(
+                f"after: no event trace of action {action} (the position must come from "
+                "applying it)"
+            )
+        self.mover = first.seat
+
+    def of(self, kind: str, seat: int | None = None) -> list[Event]:
+        """The events of `kind`, in order (only `seat`'s if given)."""
+        return [e for e in self.events if e.kind == kind and (seat is None or e.seat == seat)]
+
+    def has(self, kind: str) -> bool:
+        return any(e.kind == kind for e in self.events)
+
+    def total(self, kind: str, seat: int, arg: int = 0) -> int:
+        """The sum of argument `arg` of `seat`'s events of `kind` (a change's amount)."""
+        return sum(e.args[arg] for e in self.events if e.kind == kind and e.seat == seat)
 
 
 class EffectsBuilder:
@@ -167,10 +217,3 @@ def known_effects(position: Position, seat: int) -> dict[int, pb.ActionEffects]:
 
     effects = game_of(world).effects
     return {a: effects(world, world.child(a), a, seat, True) for a in world.legal_actions()}
-
-
-def raw_pair(before: Any, after: Any, seat: int | None) -> tuple[dict, dict]:
-    """The raw forms of two full states, as `seat` sees them (its views) if given."""
-    if seat is not None:
-        before, after = before.view(seat), after.view(seat)
-    return before.to_raw(), after.to_raw()

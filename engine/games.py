@@ -103,9 +103,10 @@ class Game:
     progress: Callable[[Any], str]
     routine: Callable[[Any, int], bool]
     # What an action did (council.v1.ActionEffects; council.engine.effects):
-    # effects(before, after, action, seat, known_only), `before` and `after` full states,
-    # told as `seat` may know it (None: everything); known_only: only what no hidden card
-    # decides (ListLegalActions), with `partial` set where more follows.
+    # effects(before, after, action, seat, known_only), `before` and `after` full states
+    # (`after` made by applying `action` to `before`: told from its events, the rules'
+    # trace), as `seat` may know it (None: everything); known_only: only what no hidden
+    # card decides (ListLegalActions), with `partial` set where more follows.
     effects: Callable[[Any, Any, int, int | None, bool], pb.ActionEffects]
     # Whether an action's message is the same in every position (then it can be built once).
     fixed_action_protos: bool = False

@@ -1,7 +1,8 @@
 """Kuhn poker's effects of an action (``Game.effects``; ``council.engine.effects``): the chip
 a bet or a call puts into the pot, the pot, and at the end who takes it (a fold, or a
-showdown naming both cards: the showdown shows them to both seats). Known effects
-(ListLegalActions) leave out who wins a showdown: the other seat's card decides it.
+showdown naming both cards: the showdown shows them to both seats), told from the action's
+event trace (the core's KE_* events). Known effects (ListLegalActions) leave out who wins a
+showdown: the other seat's card decides it.
 
 >>> from council.engine._kuhn_poker import KuhnPokerState
 >>> state = KuhnPokerState.new_game(seed=3)  # seat 0 holds J, seat 1 K
@@ -19,18 +20,13 @@ from __future__ import annotations
 from typing import Any
 
 from council.engine._kuhn_poker import CARD_NAMES
-from council.engine.effects import EffectsBuilder
+from council.engine.effects import EffectsBuilder, Trace
 from council.v1 import game_pb2 as pb
 
 __all__ = ["effects"]
 
-ANTE = 1
-BET = 1  # action id of bet (a call facing a bet)
-
-
-def _pot(state: Any) -> int:
-    """The chips in the pot: both antes, and a chip for each bet or call."""
-    return 2 * ANTE + sum(1 for a in state.history if a == BET)
+# What the mover did, by the kind of its event.
+_DID = {"check": "passes", "bet": "bets", "fold": "folds", "call": "calls"}
 
 
 def effects(
@@ -38,30 +34,33 @@ def effects(
 ) -> pb.ActionEffects:
     """What `action`, taken in the full state `before`, did to reach `after`, as `seat`
     sees it (None: everything); `known_only`: no showdown's winner."""
-    p = before.current_player
+    trace = Trace(after, action)
+    p = trace.mover
     out = EffectsBuilder(before.n_players)
-    word = before.action_to_text(action)  # pass, bet, fold or call
-    did = {"pass": "passes", "bet": "bets", "fold": "folds", "call": "calls"}[word]
-    pot = _pot(after)
-    out.effects.pot = pot
-    if action == BET:
-        out.seat(p).chips_bet = 1
-        out.line(f"{did} 1 chip: the pot is {pot} chips", p)
+    move = trace.events[1]  # the mover's check, bet, fold or call
+    did = _DID[move.kind]
+    if move.kind in ("bet", "call"):
+        chips, pot = move.args[0], move.args[1]
+        out.seat(p).chips_bet = chips
+        out.line(f"{did} {chips} chip: the pot is {pot} chips", p)
     else:
-        out.line(did if word == "pass" else f"{did}: gives up the pot", p)
-    if not after.is_terminal():
+        pot = move.args[0]
+        out.line(did if move.kind == "check" else f"{did}: gives up the pot", p)
+    out.effects.pot = pot
+    if not trace.has("takes_pot"):
         return out.message()
-    if known_only and after.showed_down:
+    showdown = trace.of("showdown")
+    if known_only and showdown:
         out.effects.partial = True  # the other seat's card decides the showdown
         return out.message()
-    scores = after.scores()
-    winner = max(range(len(scores)), key=lambda q: scores[q])
-    for q, score in enumerate(scores):
-        out.seat(q).score = score
-    if after.showed_down:
+    for e in trace.of("score"):
+        out.seat(e.seat).score = e.args[0]
+    (won,) = trace.of("takes_pot")
+    takes = f"takes the pot of {won.args[0]} chips, {won.args[1]:+d}"
+    if showdown:
         # A showdown shows both cards to both seats: every view names them.
-        cards = " against ".join(CARD_NAMES[c] for c in after.cards)
-        out.line(f"showdown: {cards}: takes the pot of {pot} chips, {scores[winner]:+d}", winner)
+        cards = " against ".join(CARD_NAMES[c] for c in showdown[0].args[:2])
+        out.line(f"showdown: {cards}: {takes}", won.seat)
     else:
-        out.line(f"takes the pot of {pot} chips, {scores[winner]:+d}", winner)
+        out.line(takes, won.seat)
     return out.message()

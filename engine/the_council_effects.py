@@ -7,7 +7,9 @@ secret until the last seat of the event has bid: that action resolves the event
 (``EventOutcome``: the chips bid against the event's rank, success or failure, who gains
 or loses a rank in each of its suits, TC8 - TC11), the revealed cards then being public.
 Known effects (ListLegalActions) leave out what others' secret choices decide: the other
-seats' picks, an event's outcome.
+seats' picks, an event's outcome. Everything is told from the action's event trace (the
+core's TE_* events, ``council.engine.effects.Trace``): the picks, drafts, chips, the event's
+resolution as ``resolve_event`` ran it.
 
 >>> from council.engine import TheCouncilConfig, TheCouncilState
 >>> state = TheCouncilState.new_game(TheCouncilConfig(players=3), seed=1)
@@ -23,14 +25,12 @@ from __future__ import annotations
 from typing import Any
 
 from council.engine import _the_council as tc
-from council.engine.effects import EffectsBuilder, names, signed
+from council.engine.effects import EffectsBuilder, Event, Trace, names, signed
 from council.v1 import game_pb2 as pb
 from council.v1 import the_council_pb2 as tc_pb
 
 __all__ = ["effects"]
 
-LOC = tc.LOCATIONS
-DRAFTED, FACEDOWN, SPENT = LOC["drafted"], LOC["facedown"], LOC["spent"]
 N_SUITS = len(tc.SUITS)
 SUIT_FIELDS = tuple(s.lower() for s in tc.SUITS)  # SuitCounts' field names
 
@@ -45,65 +45,77 @@ def _chips(counts: list[int]) -> str:
     return ", ".join(signed(n, f"{tc.SUITS[x]} chip") for x, n in enumerate(counts) if n)
 
 
+def _by_suit(trace: Trace, kind: str, seat: int) -> list[int]:
+    """`seat`'s changes by suit from its events of `kind` (args: suit, change)."""
+    counts = [0] * N_SUITS
+    for e in trace.of(kind, seat):
+        counts[e.args[0]] += e.args[1]
+    return counts
+
+
 def effects(
     before: Any, after: Any, action: int, seat: int | None, known_only: bool = False
 ) -> pb.ActionEffects:
     """What `action`, taken in the full state `before`, did to reach `after`, as `seat`
     sees it (None: everything); `known_only`: only what no other seat's secret decides."""
-    b, a = before.to_raw(), after.to_raw()
-    n, p = b["n_players"], b["current"]
+    trace = Trace(after, action)
+    n, p = before.n_players, trace.mover
     out = EffectsBuilder(n)
-    offsets = tc.ACTION_OFFSETS
     # Only the mover's own facts are surely known before others' secret choices are seen.
     seats = [p] if known_only else list(range(n))
-    scores_before, scores_after = before.scores(), after.scores()
     for q in seats:
         e = out.seat(q)
-        e.score = scores_after[q] - scores_before[q]
-        _suit_counts(e.ranks, [a["ranks"][q][x] - b["ranks"][q][x] for x in range(N_SUITS)])
-        _suit_counts(e.chips, [a["chips"][q][x] - b["chips"][q][x] for x in range(N_SUITS)])
-        e.traitor_chips = a["traitors"][q] - b["traitors"][q]
+        e.score = trace.total("score", q)
+        _suit_counts(e.ranks, _by_suit(trace, "rank", q))
+        _suit_counts(e.chips, _by_suit(trace, "chips", q))
+        e.traitor_chips = trace.total("traitor", q)
         for counts in ("ranks", "chips"):  # unchanged: left out
             if not getattr(e, counts).ListFields():
                 e.ClearField(counts)
-    if action < offsets["bid"]:
-        _pick(out, b, a, action - offsets["pick"], seat, known_only)
-    elif action < offsets["end_bid"]:
-        suit = action - offsets["bid"]
-        event = tc.CARDS[b["event"]]
-        bid = sum(a["bid"][q][x] for q in range(n) for x in event.suits)
+    resolves = trace.has("draft") or trace.has("outcome")  # others' secrets decide it
+    if trace.has("pick"):
+        _pick(out, trace, seat, seats, known_only)
+    elif trace.has("bid"):
+        (bid,) = trace.of("bid")
+        suit, total, needed, event = bid.args
         out.line(
-            f"bids 1 {tc.SUITS[suit]} chip (the bid: {bid}; {event.name} needs {event.value})", p
+            f"bids 1 {tc.SUITS[suit]} chip (the bid: {total}; {tc.CARD_NAMES[event]} needs "
+            f"{needed})",
+            p,
         )
-    elif action == offsets["end_bid"]:
+    elif trace.has("end_bid"):
         out.line("ends the bid: the cards to reveal are chosen next", p)
-    elif b["bids_done"] + 1 < n:
+    elif not trace.has("outcome"):
         out.line("chooses the cards to reveal (secret until every seat has bid)", p)
     elif known_only:
         out.line("chooses the cards to reveal: the event is resolved", p)
     else:
-        _resolve(out, b, a, action - offsets["reveal"])
-    if known_only and len(seats) < n:  # other seats' secret choices decide more
-        out.effects.partial = _resolves(b, action)
-    if a["phase"] == tc.PHASES.index("over") and not known_only:
-        final = ", ".join(f"seat {q} {points}" for q, points in enumerate(after.scores()))
+        _resolve(out, trace, n)
+    if known_only and len(seats) < n:
+        out.effects.partial = resolves
+    if trace.has("winners") and not known_only:
+        finals = trace.of("final")
+        final = ", ".join(f"seat {e.seat} {e.args[0]}" for e in finals)
         out.line(f"the empire collapses: final scores {final}")
-        tie_break = _tie_break(a, after.scores(), after.winners())
+        tie_break = _tie_break(finals, trace.of("winners")[0].args[0])
         if tie_break:
             out.line(tie_break)
     return out.message()
 
 
-def _tie_break(a: dict, scores: list[int], winners: list[int]) -> str:
+def _tie_break(finals: list[Event], winners_mask: int) -> str:
     """What decided a tie for the highest score (TC13: the lowest-ranked card revealed in the
     last event, the earlier bidder at equal ranks; a shared win if none of them revealed
-    one); "" when no seat tied with the winner."""
+    one); "" when no seat tied with the winner. `finals`: each seat's final event (its score,
+    its lowest card of the last event)."""
+    scores = [e.args[0] for e in finals]
+    low = [e.args[1] for e in finals]
+    winners = [q for q in range(len(finals)) if winners_mask >> q & 1]
     top = max(scores)
     tied = [q for q, points in enumerate(scores) if points == top]
     if len(tied) < 2:
         return ""
     seats = " and ".join(f"seat {q}" for q in tied)
-    low = a["low_card"]
     lowest = ", ".join(
         f"seat {q} {'nothing' if low[q] == tc.NO_CARD else tc.RANK_ORDER[low[q]]}" for q in tied
     )
@@ -115,33 +127,28 @@ def _tie_break(a: dict, scores: list[int], winners: list[int]) -> str:
     return f"{said}: seat {winner} wins" + (" (it bid first)" if equal else "")
 
 
-def _resolves(b: dict, action: int) -> bool:
-    """Whether an action ends a draft round or an event (others' secrets decide it)."""
-    if action < tc.ACTION_OFFSETS["bid"]:
-        return b["current"] == b["n_players"] - 1
-    return action >= tc.ACTION_OFFSETS["reveal"] and b["bids_done"] + 1 == b["n_players"]
-
-
 def _pick(
-    out: EffectsBuilder, b: dict, a: dict, card: int, seat: int | None, known_only: bool
+    out: EffectsBuilder, trace: Trace, seat: int | None, seats: list[int], known_only: bool
 ) -> None:
-    p, n = b["current"], b["n_players"]
+    p = trace.mover
+    (pick,) = trace.of("pick")
     if seat is None or seat == p:
-        out.line(f"picks {tc.CARD_NAMES[card]} (secret until the round is revealed)", p)
+        out.line(f"picks {tc.CARD_NAMES[pick.args[0]]} (secret until the round is revealed)", p)
     else:
         out.line("picks a card", p)
-    if p < n - 1:
-        return
-    # The last pick of the round: every seat's pick is revealed and its chips taken.
-    for q in [p] if known_only else range(n):
-        drafted = [
-            c for c in range(len(tc.CARDS)) if a["card_loc"][c] == DRAFTED + q != b["card_loc"][c]
-        ]
-        for c in drafted:
-            chips = _chips([int(x in tc.CARDS[c].suits) for x in range(N_SUITS)])
-            out.line(f"drafts {tc.CARD_NAMES[c]}: {chips}", q)
-    if a["event"] >= 0 and a["event"] != b["event"] and not known_only:
-        out.line(_event_line(a["event"]))
+    # The last pick of the round: every seat's pick is revealed and its chips taken (each
+    # draft's chips are the events that follow it).
+    drafted: list[tuple[int, int, list[int]]] = []
+    for e in trace.events:
+        if e.kind == "draft":
+            drafted.append((e.seat, e.args[0], [0] * N_SUITS))
+        elif e.kind == "chips" and drafted:
+            drafted[-1][2][e.args[0]] += e.args[1]
+    for q in seats:
+        for _, card, chips in sorted(d for d in drafted if d[0] == q):
+            out.line(f"drafts {tc.CARD_NAMES[card]}: {_chips(chips)}", q)
+    if trace.has("event") and not known_only:
+        out.line(_event_line(trace.of("event")[0].args[0]))
 
 
 def _event_line(card: int) -> str:
@@ -150,74 +157,50 @@ def _event_line(card: int) -> str:
     return f"the event: {event.name} (rank {event.value}; {suits})"
 
 
-def _resolve(out: EffectsBuilder, b: dict, a: dict, mask: int) -> None:
-    """The last reveal of an event: the cards revealed and the event's outcome (the core's
-    resolve_event, TC8 - TC11, told from the position before it)."""
-    n, p = b["n_players"], b["current"]
-    revealed: list[list[int]] = [[] for _ in range(n)]
-    for c in range(len(tc.CARDS)):
-        loc = b["card_loc"][c]
-        if DRAFTED <= loc < FACEDOWN and b["card_pending"][c]:
-            revealed[loc - DRAFTED].append(c)
-    mine = [c for c in range(len(tc.CARDS)) if b["card_loc"][c] == DRAFTED + p]
-    revealed[p] += [c for i, c in enumerate(mine) if mask >> i & 1]
-    out.line("reveals last: the event is resolved", p)
+def _resolve(out: EffectsBuilder, trace: Trace, n: int) -> None:
+    """The last reveal of an event: the cards revealed and the event's outcome, as the
+    core's resolve_event wrote them (TC8 - TC11)."""
+    out.line("reveals last: the event is resolved", trace.mover)
     for q in range(n):
-        if revealed[q]:
-            out.line(f"reveals {names(tc.CARD_NAMES[c] for c in sorted(revealed[q]))}", q)
-    event = tc.CARDS[b["event"]]
+        revealed = sorted(e.args[0] for e in trace.of("reveal", q))
+        if revealed:
+            out.line(f"reveals {names(tc.CARD_NAMES[c] for c in revealed)}", q)
+    (result,) = trace.of("outcome")
+    card, bid, ace, succeeded = result.args
+    event = tc.CARDS[card]
     outcome = out.effects.event
     outcome.event = event.name
     outcome.needed = event.value
-    # Each seat's chips in each of the event's suits (Aces: unlimited) and its tie-breaker:
-    # its lowest number card in that suit (TC10).
-    amount = {(q, x): b["bid"][q][x] for q in range(n) for x in event.suits}
-    ace = {(q, x): False for q in range(n) for x in event.suits}
-    low = {(q, x): 99 for q in range(n) for x in event.suits}
-    for q in range(n):
-        for c in revealed[q]:
-            card = tc.CARDS[c]
-            for x in card.suits:
-                if x not in event.suits:
-                    continue
-                if card.kind == "ace":
-                    ace[q, x] = True
-                elif card.kind == "pawn":
-                    amount[q, x] += 1
-                elif card.kind == "number":
-                    low[q, x] = min(low[q, x], card.value)
-    outcome.bid = sum(amount.values())
-    outcome.ace = any(ace.values())
-    outcome.succeeded = outcome.ace or outcome.bid >= event.value
-    verdict = "succeeds" if outcome.succeeded else "fails"
-    bid = "an Ace: unlimited chips" if outcome.ace else f"{outcome.bid} chips bid"
-    out.line(f"{event.name} (rank {event.value}) {verdict}: {bid}")
-    for x in event.suits:
-
-        def key(q: int, x: int = x) -> tuple[bool, int, int]:
-            return (ace[q, x], amount[q, x], -low[q, x])
-
-        keys = [key(q) for q in range(n)]
-        pick = max(keys) if outcome.succeeded else min(keys)
+    outcome.bid = bid
+    outcome.ace = bool(ace)
+    outcome.succeeded = bool(succeeded)
+    verdict = "succeeds" if succeeded else "fails"
+    chips = "an Ace: unlimited chips" if ace else f"{bid} chips bid"
+    out.line(f"{event.name} (rank {event.value}) {verdict}: {chips}")
+    for e in trace.of("suit"):  # one per suit of the event, in suit order (TC10)
+        x, tied = e.args[0], e.args[1]
         suit = outcome.suits.add(suit=tc.SUITS[x])
-        if keys.count(pick) > 1:
-            out.line(f"{tc.SUITS[x]}: a tie, nobody {'gains' if outcome.succeeded else 'loses'}")
-            continue
-        q = keys.index(pick)
-        if outcome.succeeded and (amount[q, x] > 0 or ace[q, x]):
-            suit.seat = q
-            out.line(f"bid the most {tc.SUITS[x]}: gains a {tc.SUITS[x]} rank", q)
-        elif not outcome.succeeded and b["ranks"][q][x] > 0:
-            suit.seat = q
-            out.line(f"bid the fewest {tc.SUITS[x]}: trades a {tc.SUITS[x]} rank for a traitor", q)
+        if tied:
+            out.line(f"{tc.SUITS[x]}: a tie, nobody {'gains' if succeeded else 'loses'}")
+        elif e.seat >= 0:
+            suit.seat = e.seat
+            if succeeded:
+                out.line(f"bid the most {tc.SUITS[x]}: gains a {tc.SUITS[x]} rank", e.seat)
+            else:
+                out.line(
+                    f"bid the fewest {tc.SUITS[x]}: trades a {tc.SUITS[x]} rank for a traitor",
+                    e.seat,
+                )
     for q in range(n):
-        for c in revealed[q]:
-            card = tc.CARDS[c]
-            if card.kind == "crown":
-                out.line(f"{card.name}: +1 {tc.SUITS[card.suits[0]]} rank", q)
-            elif card.kind == "court" and not outcome.succeeded:
-                out.line(f"{card.name}: +1 traitor chip", q)
-    if a["event"] >= 0 and a["event"] != b["event"] and a["hand"] == b["hand"]:
-        out.line(_event_line(a["event"]))
-    elif a["hand"] != b["hand"]:
-        out.line(f"hand {a['hand']} begins: six cards to each seat")
+        for card, what in sorted(
+            [(e.args[0], "crown") for e in trace.of("crown", q)]
+            + [(e.args[0], "court") for e in trace.of("court", q)]
+        ):
+            if what == "crown":
+                out.line(f"{tc.CARD_NAMES[card]}: +1 {tc.SUITS[tc.CARDS[card].suits[0]]} rank", q)
+            else:
+                out.line(f"{tc.CARD_NAMES[card]}: +1 traitor chip", q)
+    if trace.has("new_hand"):
+        out.line(f"hand {trace.of('new_hand')[0].args[0]} begins: six cards to each seat")
+    elif trace.has("event"):
+        out.line(_event_line(trace.of("event")[0].args[0]))
