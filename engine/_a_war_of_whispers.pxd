@@ -168,3 +168,4 @@ cdef int aw_controller(AWState* s, int empire, int seat) noexcept nogil
 
 cdef class AWarOfWhispersState:
     cdef AWState s
+    cdef bytes _events       # the trace of the last apply (engine/_trace.pxd); none written yet

@@ -19,6 +19,8 @@ ROUNDS: int
 HAND_LIMIT: int
 BANNERS_PER_EMPIRE: int
 NUM_ACTIONS: int
+# The names of the event kinds of the trace an apply writes (none yet: events is empty).
+EVENT_KINDS: tuple[str, ...]
 # The first id of each kind of action.
 ACTION_OFFSETS: dict[str, int]
 # The AWState struct as a NumPy structured dtype (the fields of to_raw).

@@ -26,6 +26,7 @@ import numpy as np
 from council.engine._core import IllegalActionError
 from council.engine._raw import raw_to_struct, struct_to_raw
 from council.engine._random cimport game_rng, random_below, seed_word
+from council.engine._trace cimport trace_decode
 from council.engine.a_war_of_whispers_content import (
     EMPIRES,
     OPERATIONS,
@@ -47,6 +48,9 @@ ROUNDS = AW_ROUNDS
 HAND_LIMIT = AW_HAND_LIMIT
 BANNERS_PER_EMPIRE = AW_BANNERS
 NUM_ACTIONS = AW_N_ACTIONS
+# The kinds of its rules' event trace (engine/_trace.pxd): none yet, so `events` is empty
+# until its effects are written (its registration, issue #40).
+EVENT_KINDS = ()
 ACTION_OFFSETS = {"deploy": WA_DEPLOY, "retrieve": WA_RETRIEVE, "option": WA_OPTION,
                   "region": WA_REGION, "count": WA_COUNT, "seat": WA_SEAT, "play": WA_PLAY,
                   "pay": WA_PAY, "discard": WA_DISCARD, "loyalty": WA_LOYALTY,
@@ -965,6 +969,7 @@ cdef class AWarOfWhispersState:
     n_players = property(_position_n_players)
     viewer = property(_position_viewer)
     is_view = property(_position_is_view)
+    events = property(_position_events)
 
     @property
     def current_player(self):
