@@ -1,5 +1,6 @@
-"""Fixed-seed searches of both games whose results must not change when the search's code
-moves (issue 28, item 2: the games' knowledge behind ``_games.pxd``).
+"""Fixed-seed searches of every game whose results must not change when the search's code
+moves (issue 28, item 2: the games' knowledge behind ``_games.pxd``; issue 39: the search
+compiled once per game).
 
 ``results()`` runs every case and returns its figures (root visits, mean rewards, win
 chances, margins, the principal variation, the tree's size; the heuristic evaluation and
@@ -18,9 +19,13 @@ import sys
 from dataclasses import replace
 
 from council.engine import GameConfig, State, TheCouncilState
+from council.engine._kuhn_poker import KuhnPokerState
+from council.engine._leduc_poker import LeducPokerState
 from council.mcts import _search
 from council.mcts._the_council_search import the_council_policy_action
 from council.mcts.agents import PIMCAgent, parse_agent
+from council.mcts.kuhn_poker_agents import KUHN_POKER_CONFIG, KUHN_POKER_V3_CONFIG
+from council.mcts.leduc_poker_agents import LEDUC_POKER_CONFIG
 from council.mcts.search import (
     V1_CONFIG,
     SearchConfig,
@@ -60,6 +65,27 @@ def cof(players: int, actions: int, seed: int) -> State:
 def tc(players: int, actions: int, seed: int) -> TheCouncilState:
     """A position of The Council."""
     return played(TheCouncilState.new_game(players, seed=seed), actions, seed)
+
+
+def betting(start, actions: int, seed: int):
+    """A poker position: `start` after `actions` seeded random legal actions (a poker
+    decision has two or three)."""
+    state = start.clone()
+    rng = random.Random(seed)
+    for _ in range(actions):
+        state.apply(rng.choice(state.legal_actions()))
+    assert not state.is_terminal()
+    return state
+
+
+def kp(actions: int, seed: int) -> KuhnPokerState:
+    """A position of Kuhn poker."""
+    return betting(KuhnPokerState.new_game(seed=seed), actions, seed)
+
+
+def ld(actions: int, seed: int) -> LeducPokerState:
+    """A position of Leduc poker."""
+    return betting(LeducPokerState.new_game(seed=seed), actions, seed)
 
 
 def figures(result) -> dict:
@@ -140,10 +166,24 @@ THE_COUNCIL_CASES = [
     ("tc3 two threads", tc(3, 40, 25), TC, 400, 2),
 ]
 
+# Kuhn and Leduc poker: from the start of the hand with Smooth UCT and sampled play (the
+# game's defaults), and over the view (strong-v3's).
+POKER_CASES = [
+    ("kp opening hand", kp(0, 31), KUHN_POKER_CONFIG, 300, 1),
+    ("kp after a bet hand", kp(1, 32), KUHN_POKER_CONFIG, 300, 1),
+    ("kp opening view", kp(0, 31), KUHN_POKER_V3_CONFIG, 300, 1),
+    ("kp focused", kp(1, 33), replace(KUHN_POKER_CONFIG, hand_focus=0.5), 300, 1),
+    ("ld opening", ld(0, 41), LEDUC_POKER_CONFIG, 500, 1),
+    ("ld after three actions", ld(3, 42), LEDUC_POKER_CONFIG, 500, 1),
+    ("ld two threads", ld(1, 43), LEDUC_POKER_CONFIG, 400, 2),
+    ("ld smooth", ld(2, 44), replace(LEDUC_POKER_CONFIG, smooth_eta=0.9), 400, 1),
+]
+
 
 def results() -> dict:
     out: dict[str, object] = {}
-    for name, state, config, iterations, threads in COUNCIL_OF_FOUR_CASES + THE_COUNCIL_CASES:
+    cases = COUNCIL_OF_FOUR_CASES + THE_COUNCIL_CASES + POKER_CASES
+    for name, state, config, iterations, threads in cases:
         limits = SearchLimits(iterations=iterations, threads=threads)
         if name == "cof3 small tree":
             limits = replace(limits, max_nodes=120)
@@ -155,6 +195,8 @@ def results() -> dict:
         ("cof4 full v1", cof(4, 60, 3), V1_CONFIG),
         ("tc4 full", tc(4, 30, 22), THE_COUNCIL_CONFIG),
         ("tc5 full draft", tc(5, 3, 26), THE_COUNCIL_CONFIG),
+        ("kp full", kp(1, 34), KUHN_POKER_V3_CONFIG),
+        ("ld full", ld(2, 45), LEDUC_POKER_CONFIG),
     ]:
         out[name] = figures(search_full_state(state, SearchLimits(iterations=300), config, seed=3))
     for name, game, state in [
