@@ -3,7 +3,10 @@
 Prints one JSON object. ``iterations_per_s``: the opening of a 4-player game (seat 0's
 view), one core, the default SearchConfig. ``parallel_speedup``: iterations of two root-
 parallel trees over one tree in the same wall time, measured side by side in this run.
-``the_council``: the same figures for The Council (a 4-seat opening, its default config).
+``the_council``: the same figures for The Council (a 4-seat opening, its default config);
+``kuhn_poker`` and ``leduc_poker``: for the pokers (the opening, seat 0's view, each game's
+default config: Kuhn poker's searches from the start of the hand), and ``kuhn_poker_view``
+for Kuhn poker searched over the view (strong-v3's config).
 
     python bench/search.py [--seconds 2] [--repeats 3]
 
@@ -20,9 +23,13 @@ import platform
 import statistics
 import sys
 
-from council.engine import GameConfig, State, TheCouncilConfig, TheCouncilState
+from council.engine import GameConfig, Position, State, TheCouncilConfig
+from council.engine._kuhn_poker import KuhnPokerState
+from council.engine._leduc_poker import LeducPokerState
+from council.mcts.council_of_four_settings import V1_CONFIG
+from council.mcts.kuhn_poker_agents import KUHN_POKER_CONFIG, KUHN_POKER_V3_CONFIG
+from council.mcts.leduc_poker_agents import LEDUC_POKER_CONFIG
 from council.mcts.search import (
-    V1_CONFIG,
     SearchConfig,
     SearchLimits,
     search,
@@ -31,7 +38,7 @@ from council.mcts.the_council_agents import THE_COUNCIL_CONFIG
 
 
 def rate(
-    view: State | TheCouncilState,
+    view: Position,
     seconds: float,
     threads: int,
     seed: int,
@@ -42,9 +49,7 @@ def rate(
     return result.iterations / result.elapsed_s, result.tree_nodes
 
 
-def speed(
-    config: SearchConfig, view: State | TheCouncilState, seconds: float, repeats: int
-) -> dict:
+def speed(config: SearchConfig, view: Position, seconds: float, repeats: int) -> dict:
     """Median iterations/s of ``config`` on one thread and on two, and the speed-up.
 
     One- and two-thread runs alternate, so both see the same machine load.
@@ -75,11 +80,17 @@ def main(argv=None) -> int:
     # The same compiled search on The Council (its defaults: 40-action rollouts, heuristic).
     council = TheCouncilConfig(players=4).new_game(seed=1).view(0)
     figures["the_council"] = speed(THE_COUNCIL_CONFIG, council, args.seconds, args.repeats)
+    kuhn = KuhnPokerState.new_game(seed=1).view(0)
+    figures["kuhn_poker"] = speed(KUHN_POKER_CONFIG, kuhn, args.seconds, args.repeats)
+    figures["kuhn_poker_view"] = speed(KUHN_POKER_V3_CONFIG, kuhn, args.seconds, args.repeats)
+    leduc = LeducPokerState.new_game(seed=1).view(0)
+    figures["leduc_poker"] = speed(LEDUC_POKER_CONFIG, leduc, args.seconds, args.repeats)
     figures |= {
         "seconds_per_measurement": args.seconds,
         "repeats": args.repeats,
         "position": "4-player opening, seat 0's view, default SearchConfig (learned models); "
-        "the_council: a 4-seat opening of The Council, seat 0's view",
+        "the_council: a 4-seat opening of The Council, seat 0's view; kuhn_poker, "
+        "kuhn_poker_view, leduc_poker: the opening, seat 0's view",
         "python": sys.version.split()[0],
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),

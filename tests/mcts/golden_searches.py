@@ -24,12 +24,13 @@ from council.engine._leduc_poker import LeducPokerState
 from council.mcts import _search
 from council.mcts._the_council_search import the_council_policy_action
 from council.mcts.agents import PIMCAgent, parse_agent
+from council.mcts.council_of_four_settings import V1_CONFIG
 from council.mcts.kuhn_poker_agents import KUHN_POKER_CONFIG, KUHN_POKER_V3_CONFIG
 from council.mcts.leduc_poker_agents import LEDUC_POKER_CONFIG
 from council.mcts.search import (
-    V1_CONFIG,
     SearchConfig,
     SearchLimits,
+    game_config,
     search,
     search_full_state,
 )
@@ -104,12 +105,10 @@ def figures(result) -> dict:
 
 V1 = V1_CONFIG
 TC = THE_COUNCIL_CONFIG
-LEARNED = SearchConfig()
-HEURISTIC_PUCT = SearchConfig(evaluator="heuristic")
-KIND_WEIGHTS = replace(
-    V1, kind_weights=dict(V1.kind_weights, build_permit=2.0, pay=3.0), pay_decay=0.6
-)
-LEARNED_UCB = SearchConfig(policy="none")
+LEARNED = game_config(SearchConfig(), "council-of-four")
+HEURISTIC_PUCT = game_config(SearchConfig(evaluator="heuristic"), "council-of-four")
+KIND_WEIGHTS = V1.with_settings({"kind_build_permit": 2.0, "kind_pay": 3.0, "pay_decay": 0.6})
+LEARNED_UCB = game_config(SearchConfig(policy="none"), "council-of-four")
 
 # (name, position, config, iterations, threads): information-set searches from the view of
 # the seat to move.
@@ -118,27 +117,33 @@ COUNCIL_OF_FOUR_CASES = [
     ("cof3 midgame learned", cof(3, 40, 2), LEARNED, 400, 1),
     ("cof4 midgame learned", cof(4, 60, 3), LEARNED, 400, 1),
     ("cof4 late learned", cof(4, 200, 4), LEARNED, 300, 1),
-    ("cof3 redeals", cof(3, 40, 2), replace(LEARNED, leaf_redeals=4), 150, 1),
-    ("cof4 redeals", cof(4, 60, 5), replace(LEARNED, leaf_redeals=2), 150, 1),
-    ("cof2 tree payments", cof(2, 30, 6), replace(LEARNED, tree_payments=1), 400, 1),
-    ("cof4 tree payments", cof(4, 80, 7), replace(LEARNED, tree_payments=1), 400, 1),
+    ("cof3 redeals", cof(3, 40, 2), LEARNED.with_settings({"leaf_redeals": 4}), 150, 1),
+    ("cof4 redeals", cof(4, 60, 5), LEARNED.with_settings({"leaf_redeals": 2}), 150, 1),
+    ("cof2 tree payments", cof(2, 30, 6), LEARNED.with_settings({"tree_payments": 1}), 400, 1),
+    ("cof4 tree payments", cof(4, 80, 7), LEARNED.with_settings({"tree_payments": 1}), 400, 1),
     ("cof3 learned ucb", cof(3, 40, 2), LEARNED_UCB, 400, 1),
     ("cof3 learned ucb no tree payments", cof(3, 50, 8), LEARNED_UCB, 400, 1),
     ("cof4 heuristic puct", cof(4, 60, 3), HEURISTIC_PUCT, 400, 1),
     ("cof2 v1", cof(2, 30, 6), V1, 600, 1),
     ("cof4 v1", cof(4, 60, 3), V1, 600, 1),
-    ("cof3 v1 no tree payments", cof(3, 50, 8), replace(V1, tree_payments=0), 600, 1),
-    ("cof4 v1 uniform", cof(4, 60, 3), replace(V1, uniform_rollout=1), 500, 1),
-    ("cof3 v1 to the end", cof(3, 150, 9), replace(V1, rollout_actions=-1), 60, 1),
-    ("cof4 margin", cof(4, 60, 3), replace(LEARNED, margin_weight=0.4), 300, 1),
+    ("cof3 v1 no tree payments", cof(3, 50, 8), V1.with_settings({"tree_payments": 0}), 600, 1),
+    ("cof4 v1 uniform", cof(4, 60, 3), V1.with_settings({"uniform_rollout": 1}), 500, 1),
+    ("cof3 v1 to the end", cof(3, 150, 9), V1.with_settings({"rollout_actions": -1}), 60, 1),
+    ("cof4 margin", cof(4, 60, 3), LEARNED.with_settings({"margin_weight": 0.4}), 300, 1),
     (
         "cof3 finish off",
         cof(3, 40, 2),
-        replace(LEARNED, finish_decisions=0, rollout_actions=3),
+        LEARNED.with_settings({"finish_decisions": 0, "rollout_actions": 3}),
         300,
         1,
     ),
-    ("cof4 fpu", cof(4, 60, 3), replace(LEARNED, fpu_reduction=0.3, c_puct=1.5), 300, 1),
+    (
+        "cof4 fpu",
+        cof(4, 60, 3),
+        LEARNED.with_settings({"fpu_reduction": 0.3, "c_puct": 1.5}),
+        300,
+        1,
+    ),
     ("cof2 kind weights", cof(2, 30, 6), KIND_WEIGHTS, 500, 1),
     ("cof3 two threads", cof(3, 40, 2), LEARNED, 400, 2),
     ("cof2 paying learned", paying(2, 11), LEARNED, 300, 1),
@@ -152,14 +157,14 @@ THE_COUNCIL_CASES = [
     ("tc4 bid", tc(4, 30, 22), TC, 500, 1),
     ("tc5 reveal or bid", tc(5, 60, 23), TC, 500, 1),
     ("tc4 late", tc(4, 120, 24), TC, 500, 1),
-    ("tc4 tree secrets", tc(4, 30, 22), replace(TC, tree_secrets=1), 500, 1),
-    ("tc3 tree secrets draft", tc(3, 2, 21), replace(TC, tree_secrets=1), 500, 1),
-    ("tc4 uniform", tc(4, 30, 22), replace(TC, uniform_rollout=1), 400, 1),
-    ("tc5 to the end", tc(5, 60, 23), replace(TC, rollout_actions=-1), 100, 1),
+    ("tc4 tree secrets", tc(4, 30, 22), TC.with_settings({"tree_secrets": 1}), 500, 1),
+    ("tc3 tree secrets draft", tc(3, 2, 21), TC.with_settings({"tree_secrets": 1}), 500, 1),
+    ("tc4 uniform", tc(4, 30, 22), TC.with_settings({"uniform_rollout": 1}), 400, 1),
+    ("tc5 to the end", tc(5, 60, 23), TC.with_settings({"rollout_actions": -1}), 100, 1),
     (
         "tc4 margin",
         tc(4, 30, 22),
-        replace(TC, margin_weight=0.3, margin_scale=3.0, temperature=1.5),
+        TC.with_settings({"margin_weight": 0.3, "margin_scale": 3.0, "temperature": 1.5}),
         400,
         1,
     ),
@@ -225,7 +230,10 @@ def results() -> dict:
     policy = []
     for players, actions, seed in [(3, 2, 21), (4, 30, 22), (5, 60, 23), (4, 120, 24)]:
         state = tc(players, actions, seed)
-        for config in (THE_COUNCIL_CONFIG, replace(THE_COUNCIL_CONFIG, uniform_rollout=1)):
+        for config in (
+            THE_COUNCIL_CONFIG,
+            THE_COUNCIL_CONFIG.with_settings({"uniform_rollout": 1}),
+        ):
             params = config.params()
             policy.append([the_council_policy_action(state, s, params) for s in range(20)])
             view = state.view(state.current_player)
