@@ -1,8 +1,10 @@
 """Search speed: IS-MCTS iterations per second and the 2-core parallel speedup.
 
 Prints one JSON object. ``iterations_per_s``: the opening of a 4-player game (seat 0's
-view), one core, the default SearchConfig. ``parallel_speedup``: iterations of two root-
-parallel trees over one tree in the same wall time, measured side by side in this run.
+view), one core, the default SearchConfig (``iterations_per_cpu_s``: per second of the
+search's CPU time, for a machine shared with other jobs). ``parallel_speedup``: iterations
+of two root-parallel trees over one tree in the same wall time, measured side by side in this
+run.
 ``the_council``: the same figures for The Council (a 4-seat opening, its default config);
 ``kuhn_poker`` and ``leduc_poker``: for the pokers (the opening, seat 0's view, each game's
 default config: Kuhn poker's searches from the start of the hand), and ``kuhn_poker_view``
@@ -22,6 +24,7 @@ import os
 import platform
 import statistics
 import sys
+import time
 
 from council.engine import GameConfig, Position, State, TheCouncilConfig
 from council.engine._kuhn_poker import KuhnPokerState
@@ -43,10 +46,14 @@ def rate(
     threads: int,
     seed: int,
     config: SearchConfig | None = None,
-) -> tuple[float, int]:
-    """Iterations per second of one timed search, and the nodes of its tree."""
+) -> tuple[float, int, float]:
+    """Iterations per second of one timed search, the nodes of its tree, and iterations per
+    second of this thread's CPU time (one thread: its search runs in this thread; less moved
+    by other jobs than the wall clock on a shared machine)."""
+    cpu = time.thread_time()
     result = search(view, SearchLimits(time_s=seconds, threads=threads), config, seed=seed)
-    return result.iterations / result.elapsed_s, result.tree_nodes
+    cpu = time.thread_time() - cpu
+    return result.iterations / result.elapsed_s, result.tree_nodes, result.iterations / cpu
 
 
 def speed(config: SearchConfig, view: Position, seconds: float, repeats: int) -> dict:
@@ -54,13 +61,15 @@ def speed(config: SearchConfig, view: Position, seconds: float, repeats: int) ->
 
     One- and two-thread runs alternate, so both see the same machine load.
     """
-    one, two, nodes = [], [], 0
+    one, two, cpu, nodes = [], [], [], 0
     for r in range(repeats):
-        single, nodes = rate(view, seconds, 1, seed=r, config=config)
+        single, nodes, single_cpu = rate(view, seconds, 1, seed=r, config=config)
         one.append(single)
+        cpu.append(single_cpu)
         two.append(rate(view, seconds, 2, seed=r, config=config)[0])
     return {
         "iterations_per_s": round(statistics.median(one)),
+        "iterations_per_cpu_s": round(statistics.median(cpu)),
         "iterations_per_s_2_threads": round(statistics.median(two)),
         "parallel_speedup": round(statistics.median(two) / statistics.median(one), 3),
         "tree_nodes_after_run": nodes,
