@@ -91,7 +91,7 @@ def main() -> None:
     config = search_game(args.game).config
     if args.settings:
         overrides = parse_agent(f"ismcts:{args.settings}", args.game).settings
-        config = replace(config, **dict(overrides)).validate()
+        config = config.with_settings(dict(overrides)).validate()
     if args.speed:
         print(json.dumps({"game": args.game, **speed(args.game, config, args.repeats)}, indent=2))
         return
@@ -102,7 +102,7 @@ def main() -> None:
         preset = BY_NAME["strong" if budget == "strong_x10" else budget].budget(args.game)
         factor = TEN_TIMES if budget == "strong_x10" else 1
         iterations = preset.iterations * factor
-        searched = replace(config, **dict(preset.settings)).validate()
+        searched = config.with_settings(dict(preset.settings)).validate()
         row = {"search": measure(args.game, searched, iterations, args.seeds)}
         if not args.no_before:
             row["before"] = measure(args.game, before, iterations, args.seeds)

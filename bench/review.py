@@ -59,7 +59,6 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -124,7 +123,7 @@ def review(
     per decision."""
     from council.engine.serialize import state_from_proto
 
-    config = replace(default_config(state_from_proto(record.start)), **settings)
+    config = default_config(state_from_proto(record.start)).with_settings(settings)
     limits = SearchLimits(iterations=iterations)
     return list(review_game(record, limits=limits, seed=seed, config=config, seats=seats))
 

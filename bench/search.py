@@ -1,9 +1,14 @@
 """Search speed: IS-MCTS iterations per second and the 2-core parallel speedup.
 
 Prints one JSON object. ``iterations_per_s``: the opening of a 4-player game (seat 0's
-view), one core, the default SearchConfig. ``parallel_speedup``: iterations of two root-
-parallel trees over one tree in the same wall time, measured side by side in this run.
-``the_council``: the same figures for The Council (a 4-seat opening, its default config).
+view), one core, the default SearchConfig (``iterations_per_cpu_s``: per second of the
+search's CPU time, for a machine shared with other jobs). ``parallel_speedup``: iterations
+of two root-parallel trees over one tree in the same wall time, measured side by side in this
+run.
+``the_council``: the same figures for The Council (a 4-seat opening, its default config);
+``kuhn_poker`` and ``leduc_poker``: for the pokers (the opening, seat 0's view, each game's
+default config: Kuhn poker's searches from the start of the hand), and ``kuhn_poker_view``
+for Kuhn poker searched over the view (strong-v3's config).
 
     python bench/search.py [--seconds 2] [--repeats 3]
 
@@ -19,10 +24,15 @@ import os
 import platform
 import statistics
 import sys
+import time
 
-from council.engine import GameConfig, State, TheCouncilConfig, TheCouncilState
+from council.engine import GameConfig, Position, State, TheCouncilConfig
+from council.engine._kuhn_poker import KuhnPokerState
+from council.engine._leduc_poker import LeducPokerState
+from council.mcts.council_of_four_settings import V1_CONFIG
+from council.mcts.kuhn_poker_agents import KUHN_POKER_CONFIG, KUHN_POKER_V3_CONFIG
+from council.mcts.leduc_poker_agents import LEDUC_POKER_CONFIG
 from council.mcts.search import (
-    V1_CONFIG,
     SearchConfig,
     SearchLimits,
     search,
@@ -31,31 +41,35 @@ from council.mcts.the_council_agents import THE_COUNCIL_CONFIG
 
 
 def rate(
-    view: State | TheCouncilState,
+    view: Position,
     seconds: float,
     threads: int,
     seed: int,
     config: SearchConfig | None = None,
-) -> tuple[float, int]:
-    """Iterations per second of one timed search, and the nodes of its tree."""
+) -> tuple[float, int, float]:
+    """Iterations per second of one timed search, the nodes of its tree, and iterations per
+    second of this thread's CPU time (one thread: its search runs in this thread; less moved
+    by other jobs than the wall clock on a shared machine)."""
+    cpu = time.thread_time()
     result = search(view, SearchLimits(time_s=seconds, threads=threads), config, seed=seed)
-    return result.iterations / result.elapsed_s, result.tree_nodes
+    cpu = time.thread_time() - cpu
+    return result.iterations / result.elapsed_s, result.tree_nodes, result.iterations / cpu
 
 
-def speed(
-    config: SearchConfig, view: State | TheCouncilState, seconds: float, repeats: int
-) -> dict:
+def speed(config: SearchConfig, view: Position, seconds: float, repeats: int) -> dict:
     """Median iterations/s of ``config`` on one thread and on two, and the speed-up.
 
     One- and two-thread runs alternate, so both see the same machine load.
     """
-    one, two, nodes = [], [], 0
+    one, two, cpu, nodes = [], [], [], 0
     for r in range(repeats):
-        single, nodes = rate(view, seconds, 1, seed=r, config=config)
+        single, nodes, single_cpu = rate(view, seconds, 1, seed=r, config=config)
         one.append(single)
+        cpu.append(single_cpu)
         two.append(rate(view, seconds, 2, seed=r, config=config)[0])
     return {
         "iterations_per_s": round(statistics.median(one)),
+        "iterations_per_cpu_s": round(statistics.median(cpu)),
         "iterations_per_s_2_threads": round(statistics.median(two)),
         "parallel_speedup": round(statistics.median(two) / statistics.median(one), 3),
         "tree_nodes_after_run": nodes,
@@ -75,11 +89,17 @@ def main(argv=None) -> int:
     # The same compiled search on The Council (its defaults: 40-action rollouts, heuristic).
     council = TheCouncilConfig(players=4).new_game(seed=1).view(0)
     figures["the_council"] = speed(THE_COUNCIL_CONFIG, council, args.seconds, args.repeats)
+    kuhn = KuhnPokerState.new_game(seed=1).view(0)
+    figures["kuhn_poker"] = speed(KUHN_POKER_CONFIG, kuhn, args.seconds, args.repeats)
+    figures["kuhn_poker_view"] = speed(KUHN_POKER_V3_CONFIG, kuhn, args.seconds, args.repeats)
+    leduc = LeducPokerState.new_game(seed=1).view(0)
+    figures["leduc_poker"] = speed(LEDUC_POKER_CONFIG, leduc, args.seconds, args.repeats)
     figures |= {
         "seconds_per_measurement": args.seconds,
         "repeats": args.repeats,
         "position": "4-player opening, seat 0's view, default SearchConfig (learned models); "
-        "the_council: a 4-seat opening of The Council, seat 0's view",
+        "the_council: a 4-seat opening of The Council, seat 0's view; kuhn_poker, "
+        "kuhn_poker_view, leduc_poker: the opening, seat 0's view",
         "python": sys.version.split()[0],
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),

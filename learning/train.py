@@ -12,9 +12,9 @@ always against the outcomes. The same data, settings and seed give the same mode
 The report (JSON) gives held-out log loss and Brier score overall, by game phase (the
 thirds of turn / final turn) and by player count, for the new model and two baselines: the
 constant 1/n and the search's hand-made evaluator (``council.mcts._search.evaluate_state``
-with ``council.mcts.search.V1_CONFIG``, the frozen version 0.1 settings). ``report_png``
-also draws a reliability plot. Commands and formats: docs/learning.md. SciPy is the
-``train`` extra; inference needs NumPy only.
+with ``council.mcts.council_of_four_settings.V1_CONFIG``, the frozen version 0.1
+settings). ``report_png`` also draws a reliability plot. Commands and formats:
+docs/learning.md. SciPy is the ``train`` extra; inference needs NumPy only.
 """
 
 from __future__ import annotations
@@ -87,8 +87,8 @@ def load_data(
     set's targets blend outcomes and root values by ``root_value_weight``
     (``mix_targets``); the held-out set keeps the outcomes."""
     from council.mcts import _search
+    from council.mcts.council_of_four_settings import V1_CONFIG
     from council.mcts.features import seat_features
-    from council.mcts.search import V1_CONFIG
 
     names = current_feature_names()
     shards = data_shards(data_dirs)

@@ -2,11 +2,12 @@
 # legal actions, apply, the seat to act, the end, the rng that drives chance, and sampling a
 # full state from a view; and each game's knowledge for the search, from its own module
 # (mcts/_<game>_search.pyx): the leaf evaluation, the rollout policy, the prior over
-# actions, and the decisions made off the tree below the root. A position of any game fits
-# in one AnyState and a game's evaluation settings in one AnyEvaluation; each function
-# dispatches on the game. The bodies are here so that the search inlines them (a switch on
-# a constant per tree costs nothing beside the rules calls). This is the one place of the
-# search that names the games.
+# actions, and the decisions made off the tree below the root. Each function takes a game's
+# own state (the fused GameStateT): the search is compiled once per game, so that an
+# iteration copies only its game's state and every call below is resolved when it is
+# compiled (no switch at run time). A position of any game is loaded into one AnyState (the
+# tree's root: one copy per search) and a game's evaluation settings into one AnyEvaluation.
+# This is the one place of the search that names the games.
 
 from libc.stdint cimport uint64_t
 
@@ -45,10 +46,19 @@ cdef enum:
     GAME_THE_COUNCIL = 1
     GAME_KUHN_POKER = 2
     GAME_LEDUC_POKER = 3
-    # The largest seat count and action space of the games (any_bounds_hold, checked when
-    # _search loads).
+    # The largest seat count of the games (any_bounds_hold, checked when _search loads): the
+    # size of the search's per-seat arrays (a handful of doubles each).
     ANY_MAX_PLAYERS = 5
-    ANY_N_ACTIONS = 605
+    # The tree keeps an action id in an int16_t (a node's size: the tree's memory and
+    # cache footprint), so every game's action count must stay within it.
+    MAX_ACTION_ID = 32767
+
+# A game's own state: the search's iteration functions are compiled once per member.
+ctypedef fused GameStateT:
+    GameState
+    TCState
+    KPState
+    LDState
 
 ctypedef union AnyState:
     GameState cof
@@ -64,11 +74,11 @@ ctypedef union AnyEvaluation:
 
 
 cdef inline bint any_bounds_hold():
-    cdef int most_players = ANY_MAX_PLAYERS, most_actions = ANY_N_ACTIONS
+    cdef int most_players = ANY_MAX_PLAYERS, most_action = MAX_ACTION_ID
     return (most_players >= MAX_PLAYERS and most_players >= TC_MAX_PLAYERS
-            and most_actions >= N_ACTIONS and most_actions >= TC_N_ACTIONS
-            and most_players >= KP_PLAYERS and most_actions >= KP_N_ACTIONS
-            and most_players >= LD_PLAYERS and most_actions >= LD_N_ACTIONS)
+            and most_players >= KP_PLAYERS and most_players >= LD_PLAYERS
+            and most_action >= N_ACTIONS and most_action >= TC_N_ACTIONS
+            and most_action >= KP_N_ACTIONS and most_action >= LD_N_ACTIONS)
 
 
 cdef inline int any_load(AnyState* s, object position) except -1:
@@ -88,6 +98,18 @@ cdef inline int any_load(AnyState* s, object position) except -1:
     raise TypeError(f"root: a position of a registered game, not {type(position).__name__}")
 
 
+cdef inline int any_n_actions(int game) noexcept nogil:
+    """The game's action count: its action ids are 0..count - 1, and the search's buffers
+    indexed by action or holding the legal actions are this long."""
+    if game == GAME_THE_COUNCIL:
+        return TC_N_ACTIONS
+    if game == GAME_KUHN_POKER:
+        return KP_N_ACTIONS
+    if game == GAME_LEDUC_POKER:
+        return LD_N_ACTIONS
+    return N_ACTIONS
+
+
 cdef inline int any_fill_evaluation(int game, AnyEvaluation* E, dict params, bint with_prior,
                                     object value_model, object policy_model) except -1:
     """The game's evaluation settings from a SearchConfig's params() dict, and the learned
@@ -102,176 +124,160 @@ cdef inline int any_fill_evaluation(int game, AnyEvaluation* E, dict params, bin
     return cof_fill_evaluation(&E.cof, params, with_prior, value_model, policy_model)
 
 
-cdef inline void any_evaluate(int game, AnyEvaluation* E, AnyState* s, int viewer,
-                              uint64_t* rng, double* win, double* margin) noexcept nogil:
+# Each function below is resolved per game when the search is compiled (`GameStateT is`
+# is a compile-time test): a game's branch is its whole body.
+
+cdef inline void any_evaluate(AnyEvaluation* E, GameStateT* s, int viewer, uint64_t* rng,
+                              double* win, double* margin) noexcept nogil:
     """Every seat's win chance and score margin over the best other seat at a leaf
     (`viewer`: the searching seat, -1 in a full-state search; `rng`: the search's own)."""
-    if game == GAME_THE_COUNCIL:
-        tc_evaluate(&E.tc, &s.tc, win, margin)
-    elif game == GAME_KUHN_POKER:
-        kp_evaluate(&E.kp, &s.kp, win, margin)
-    elif game == GAME_LEDUC_POKER:
-        ld_evaluate(&E.ld, &s.ld, win, margin)
+    if GameStateT is TCState:
+        tc_evaluate(&E.tc, s, win, margin)
+    elif GameStateT is KPState:
+        kp_evaluate(&E.kp, s, win, margin)
+    elif GameStateT is LDState:
+        ld_evaluate(&E.ld, s, win, margin)
     else:
-        cof_evaluate(&E.cof, &s.cof, viewer, rng, win, margin)
+        cof_evaluate(&E.cof, s, viewer, rng, win, margin)
 
 
-cdef inline int any_rollout_action(int game, AnyEvaluation* E, AnyState* s, int* actions,
+cdef inline int any_rollout_action(AnyEvaluation* E, GameStateT* s, int* actions,
                                    int n) noexcept nogil:
     """The rollout policy's pick among the legal `actions`."""
-    if game == GAME_THE_COUNCIL:
-        return tc_rollout_action(&E.tc, &s.tc, actions, n)
-    if game == GAME_KUHN_POKER:
-        return kp_rollout_action(&E.kp, &s.kp, actions, n)
-    if game == GAME_LEDUC_POKER:
-        return ld_rollout_action(&E.ld, &s.ld, actions, n)
-    return cof_rollout_action(&E.cof, &s.cof, actions, n)
+    if GameStateT is TCState:
+        return tc_rollout_action(&E.tc, s, actions, n)
+    elif GameStateT is KPState:
+        return kp_rollout_action(&E.kp, s, actions, n)
+    elif GameStateT is LDState:
+        return ld_rollout_action(&E.ld, s, actions, n)
+    else:
+        return cof_rollout_action(&E.cof, s, actions, n)
 
 
-cdef inline void any_prior(int game, AnyEvaluation* E, AnyState* s, int* actions, int n,
+cdef inline void any_prior(AnyEvaluation* E, GameStateT* s, int* actions, int n,
                            double* prior) noexcept nogil:
     """The prior over the legal `actions` (PUCT selection)."""
-    if game == GAME_THE_COUNCIL:
-        tc_prior(&E.tc, &s.tc, actions, n, prior)
-    elif game == GAME_KUHN_POKER:
-        kp_prior(&E.kp, &s.kp, actions, n, prior)
-    elif game == GAME_LEDUC_POKER:
-        ld_prior(&E.ld, &s.ld, actions, n, prior)
+    if GameStateT is TCState:
+        tc_prior(&E.tc, s, actions, n, prior)
+    elif GameStateT is KPState:
+        kp_prior(&E.kp, s, actions, n, prior)
+    elif GameStateT is LDState:
+        ld_prior(&E.ld, s, actions, n, prior)
     else:
-        cof_prior(&E.cof, &s.cof, actions, n, prior)
+        cof_prior(&E.cof, s, actions, n, prior)
 
 
-cdef inline int any_below_root_action(int game, AnyEvaluation* E, AnyState* s, int* actions,
+cdef inline int any_below_root_action(AnyEvaluation* E, GameStateT* s, int* actions,
                                       int n) noexcept nogil:
     """Below the root: the action the game makes off the tree for this decision, or -1
     where the decision is a tree node."""
-    if game == GAME_THE_COUNCIL:
-        return tc_below_root_action(&E.tc, &s.tc, actions, n)
-    if game == GAME_KUHN_POKER or game == GAME_LEDUC_POKER:
+    if GameStateT is TCState:
+        return tc_below_root_action(&E.tc, s, actions, n)
+    elif GameStateT is GameState:
+        return cof_below_root_action(&E.cof, s, actions, n)
+    else:
         return -1  # every decision is a tree node
-    return cof_below_root_action(&E.cof, &s.cof, actions, n)
 
 
-cdef inline bint any_pending_decision(int game, AnyState* s) noexcept nogil:
+cdef inline bint any_pending_decision(GameStateT* s) noexcept nogil:
     """The seat to act is in the middle of a decision (a payment, a bonus choice)."""
-    if game == GAME_THE_COUNCIL or game == GAME_KUHN_POKER or game == GAME_LEDUC_POKER:
+    if GameStateT is GameState:
+        return cof_pending_decision(s)
+    else:
         return False
-    return cof_pending_decision(&s.cof)
 
 
-cdef inline int any_legal_actions(int game, AnyState* s, int* out) noexcept nogil:
-    if game == GAME_THE_COUNCIL:
-        return tc_legal_actions(&s.tc, out)
-    if game == GAME_KUHN_POKER:
-        return kp_legal_actions(&s.kp, out)
-    if game == GAME_LEDUC_POKER:
-        return ld_legal_actions(&s.ld, out)
-    return legal_actions(&s.cof, out)
-
-
-cdef inline void any_apply(int game, AnyState* s, int action) noexcept nogil:
-    if game == GAME_THE_COUNCIL:
-        tc_apply(&s.tc, action)
-    elif game == GAME_KUHN_POKER:
-        kp_apply(&s.kp, action)
-    elif game == GAME_LEDUC_POKER:
-        ld_apply(&s.ld, action)
+cdef inline int any_legal_actions(GameStateT* s, int* out) noexcept nogil:
+    if GameStateT is TCState:
+        return tc_legal_actions(s, out)
+    elif GameStateT is KPState:
+        return kp_legal_actions(s, out)
+    elif GameStateT is LDState:
+        return ld_legal_actions(s, out)
     else:
-        apply_action(&s.cof, action)
+        return legal_actions(s, out)
 
 
-cdef inline void any_determinize(int game, AnyState* s, uint64_t seed) noexcept nogil:
-    if game == GAME_THE_COUNCIL:
-        tc_determinize(&s.tc, seed)
-    elif game == GAME_KUHN_POKER:
-        kp_determinize(&s.kp, seed)
-    elif game == GAME_LEDUC_POKER:
-        ld_determinize(&s.ld, seed)
+cdef inline void any_apply(GameStateT* s, int action) noexcept nogil:
+    if GameStateT is TCState:
+        tc_apply(s, action)
+    elif GameStateT is KPState:
+        kp_apply(s, action)
+    elif GameStateT is LDState:
+        ld_apply(s, action)
     else:
-        determinize(&s.cof, seed)
+        apply_action(s, action)
 
 
-cdef inline uint64_t* any_rng(int game, AnyState* s) noexcept nogil:
+cdef inline void any_determinize(GameStateT* s, uint64_t seed) noexcept nogil:
+    if GameStateT is TCState:
+        tc_determinize(s, seed)
+    elif GameStateT is KPState:
+        kp_determinize(s, seed)
+    elif GameStateT is LDState:
+        ld_determinize(s, seed)
+    else:
+        determinize(s, seed)
+
+
+cdef inline uint64_t* any_rng(GameStateT* s) noexcept nogil:
     """The word that drives the position's chance (card draws, reveals)."""
-    if game == GAME_THE_COUNCIL:
-        return &s.tc.rng
-    if game == GAME_KUHN_POKER:
-        return &s.kp.rng
-    if game == GAME_LEDUC_POKER:
-        return &s.ld.rng
-    return &s.cof.rng
+    return &s.rng
 
 
-cdef inline bint any_game_over(int game, AnyState* s) noexcept nogil:
-    if game == GAME_THE_COUNCIL:
-        return s.tc.phase == PH_OVER
-    if game == GAME_KUHN_POKER:
-        return s.kp.current < 0
-    if game == GAME_LEDUC_POKER:
-        return s.ld.current < 0
-    return s.cof.game_over
+cdef inline bint any_game_over(GameStateT* s) noexcept nogil:
+    if GameStateT is TCState:
+        return s.phase == PH_OVER
+    elif GameStateT is GameState:
+        return s.game_over
+    else:
+        return s.current < 0
 
 
-cdef inline int any_current(int game, AnyState* s) noexcept nogil:
-    if game == GAME_THE_COUNCIL:
-        return s.tc.current
-    if game == GAME_KUHN_POKER:
-        return s.kp.current
-    if game == GAME_LEDUC_POKER:
-        return s.ld.current
-    return s.cof.current
+cdef inline int any_current(GameStateT* s) noexcept nogil:
+    return s.current
 
 
-cdef inline int any_n_players(int game, AnyState* s) noexcept nogil:
-    if game == GAME_THE_COUNCIL:
-        return s.tc.n_players
-    if game == GAME_KUHN_POKER:
-        return s.kp.n_players
-    if game == GAME_LEDUC_POKER:
-        return s.ld.n_players
-    return s.cof.n_players
+cdef inline int any_n_players(GameStateT* s) noexcept nogil:
+    return s.n_players
 
 
-cdef inline int any_viewer(int game, AnyState* s) noexcept nogil:
-    if game == GAME_THE_COUNCIL:
-        return s.tc.viewer
-    if game == GAME_KUHN_POKER:
-        return s.kp.viewer
-    if game == GAME_LEDUC_POKER:
-        return s.ld.viewer
-    return s.cof.viewer
+cdef inline int any_viewer(GameStateT* s) noexcept nogil:
+    return s.viewer
 
 
 # The search from the start of the hand (SearchConfig.search_root = "hand"): a game that
 # keeps the record of every action since its hand began (Kuhn and Leduc poker: their
 # betting) says so here; the others answer -1 and refuse that search.
 
-cdef inline int any_hand_start(int game, AnyState* s, int* history, int most) noexcept nogil:
+cdef inline int any_hand_start(GameStateT* s, int* history, int most) noexcept nogil:
     """Rewind the view `s` to the start of its hand, writing the actions every seat took
     since (from the position's own record) into `history`; their count, or -1 where the
     game keeps no such record (or it is longer than `most`)."""
-    if game == GAME_KUHN_POKER:
-        return kp_hand_start(&s.kp, history, most)
-    if game == GAME_LEDUC_POKER:
-        return ld_hand_start(&s.ld, history, most)
-    return -1
+    if GameStateT is KPState:
+        return kp_hand_start(s, history, most)
+    elif GameStateT is LDState:
+        return ld_hand_start(s, history, most)
+    else:
+        return -1
 
 
-cdef inline void any_deal_all(int game, AnyState* s, uint64_t seed) noexcept nogil:
+cdef inline void any_deal_all(GameStateT* s, uint64_t seed) noexcept nogil:
     """A full state from a position rewound by any_hand_start: every card the public does
     not see dealt at random, the viewer's own included."""
-    if game == GAME_KUHN_POKER:
-        kp_deal_all(&s.kp, seed)
-    elif game == GAME_LEDUC_POKER:
-        ld_deal_all(&s.ld, seed)
+    if GameStateT is KPState:
+        kp_deal_all(s, seed)
+    elif GameStateT is LDState:
+        ld_deal_all(s, seed)
 
 
-cdef inline int any_info_key(int game, AnyState* s, int seat) noexcept nogil:
+cdef inline int any_info_key(GameStateT* s, int seat) noexcept nogil:
     """What `seat` knows that the public does not, as a number in 0..127 (Kuhn poker: its
     card): the search from the start of the hand keys each seat's nodes by it, so that a
     seat's choices depend on its own cards and on nobody else's."""
-    if game == GAME_KUHN_POKER:
-        return kp_info_key(&s.kp, seat)
-    if game == GAME_LEDUC_POKER:
-        return ld_info_key(&s.ld, seat)
-    return 0
+    if GameStateT is KPState:
+        return kp_info_key(s, seat)
+    elif GameStateT is LDState:
+        return ld_info_key(s, seat)
+    else:
+        return 0

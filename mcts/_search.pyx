@@ -24,7 +24,7 @@ The iteration loop (determinize, select, expand, rollout, backpropagate) runs wi
 GIL, so several trees can search at once on several cores.
 """
 
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memset
 from libc.math cimport sqrt, log, tanh
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
@@ -32,15 +32,15 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from council.engine._random cimport next_random, random_below
 from council.mcts._games cimport (
-    ANY_MAX_PLAYERS, ANY_N_ACTIONS, AnyEvaluation, AnyState, any_apply, any_below_root_action,
-    any_bounds_hold, any_current, any_determinize, any_evaluate, any_fill_evaluation,
-    any_game_over, any_legal_actions, any_load, any_n_players, any_pending_decision,
-    any_prior, any_rng, any_rollout_action, any_viewer, any_hand_start, any_deal_all,
-    any_info_key,
+    ANY_MAX_PLAYERS, GAME_KUHN_POKER, GAME_LEDUC_POKER, GAME_THE_COUNCIL, AnyEvaluation,
+    AnyState, GameStateT, any_apply, any_below_root_action, any_bounds_hold, any_current,
+    any_determinize, any_evaluate, any_fill_evaluation, any_game_over, any_legal_actions,
+    any_load, any_n_actions, any_n_players, any_pending_decision, any_prior, any_rng,
+    any_rollout_action, any_viewer, any_hand_start, any_deal_all, any_info_key,
 )
 
 if not any_bounds_hold():
-    raise ImportError("mcts/_games.pxd: ANY_MAX_PLAYERS or ANY_N_ACTIONS is too small")
+    raise ImportError("mcts/_games.pxd: ANY_MAX_PLAYERS or MAX_ACTION_ID is too small")
 
 cdef enum:
     MODE_INFOSET = 0
@@ -171,8 +171,9 @@ cdef class Tree:
     cdef int n_nodes
     cdef int capacity
     cdef int max_nodes
-    cdef AnyState root
+    cdef AnyState root            # loaded once; an iteration copies its game's member only
     cdef int game                 # the tag of _games.pxd
+    cdef int n_actions            # the game's (any_n_actions): the buffers below are this long
     cdef int mode
     cdef int viewer               # the searching seat (information-set search), else -1
     cdef Params P
@@ -180,8 +181,18 @@ cdef class Tree:
     cdef uint64_t rng
     cdef public long long iterations
     cdef public double elapsed
-    cdef int32_t stamp[ANY_N_ACTIONS]
-    cdef int32_t index[ANY_N_ACTIONS]
+    # By action id, one block of n_actions each: the generation a child was last met, its
+    # node; ROOT_HAND: the earliest child of an action (any key), and its generation
+    cdef int32_t* stamp
+    cdef int32_t* index
+    cdef int32_t* first_edge
+    cdef int32_t* edge_stamp
+    # An iteration's scratch, n_actions each: the legal actions, those not yet children, the
+    # available children; the prior over the legal actions (PUCT)
+    cdef int* actions
+    cdef int* unexpanded
+    cdef int* edges
+    cdef double* prior
     cdef int32_t generation
     cdef StopFlag stop
     cdef int root_action          # >= 0: every iteration takes this action at the root
@@ -189,14 +200,15 @@ cdef class Tree:
     cdef int history[MAX_HISTORY]
     cdef int n_history
     cdef int viewer_key
-    cdef int32_t first_edge[ANY_N_ACTIONS]   # the earliest child of an action (any key)
-    cdef int32_t edge_stamp[ANY_N_ACTIONS]
     # ROOT_HAND: every iteration plays the actual history (a fallback for a position the
     # free search does not reach)
     cdef public bint follow_history
 
     def __cinit__(self):
         self.nodes = NULL
+        self.stamp = NULL
+        self.actions = NULL
+        self.prior = NULL
 
     def __init__(self, root, int mode, dict params, uint64_t seed, int max_nodes,
                  StopFlag stop=None, value_model=None, policy_model=None,
@@ -207,18 +219,12 @@ cdef class Tree:
         review's estimate of a move the free search hardly tried)."""
         if max_nodes < 1:
             raise ValueError("max_nodes must be at least 1")
-        if not -1 <= root_action < ANY_N_ACTIONS:
-            raise ValueError(f"root_action must be in -1..{ANY_N_ACTIONS - 1}")
-        self.root_action = root_action
         self.game = any_load(&self.root, root)
-        if mode == MODE_INFOSET and any_viewer(self.game, &self.root) < 0:
-            raise ValueError("an information-set search needs a view, not a full state")
-        if mode == MODE_FIXED and any_viewer(self.game, &self.root) >= 0:
-            raise ValueError("a fixed-state search needs a full state")
-        if any_game_over(self.game, &self.root):
-            raise ValueError("the game is over: there is nothing to search")
+        self.n_actions = any_n_actions(self.game)
+        if not -1 <= root_action < self.n_actions:
+            raise ValueError(f"root_action must be in -1..{self.n_actions - 1}")
+        self.root_action = root_action
         self.mode = mode
-        self.viewer = any_viewer(self.game, &self.root)
         self.rng = seed
         next_random(&self.rng)
         self.max_nodes = max_nodes
@@ -235,26 +241,57 @@ cdef class Tree:
         self.nodes[0].player = -1
         self.stop = stop if stop is not None else StopFlag()
         fill_params(&self.P, params)
-        if self.P.search_root == ROOT_HAND:
-            if mode != MODE_INFOSET:
-                raise ValueError("search_root: 'hand' searches a view, not a full state")
-            self.viewer_key = any_info_key(self.game, &self.root, self.viewer)
-            self.n_history = any_hand_start(self.game, &self.root, self.history, MAX_HISTORY)
-            if self.n_history < 0:
-                raise ValueError(f"search_root: {type(root).__name__} keeps no record of its "
-                                 "hand's actions; search it with search_root=view")
+        if self.game == GAME_THE_COUNCIL:
+            self.start(&self.root.tc, type(root).__name__)
+        elif self.game == GAME_KUHN_POKER:
+            self.start(&self.root.kp, type(root).__name__)
+        elif self.game == GAME_LEDUC_POKER:
+            self.start(&self.root.ld, type(root).__name__)
+        else:
+            self.start(&self.root.cof, type(root).__name__)
         if self.P.search_root == ROOT_HAND or self.P.smooth_eta > 0:
             if self.P.selection != SELECT_UCB:
                 raise ValueError("search_root=hand and smooth_eta > 0 select by UCB1: "
                                  "search with policy=none")
         any_fill_evaluation(self.game, &self.E, params, self.P.selection == SELECT_PUCT,
                             value_model, policy_model)
-        memset(self.stamp, 0, sizeof(self.stamp))
-        memset(self.edge_stamp, 0, sizeof(self.edge_stamp))
+        self.stamp = <int32_t*>calloc(4 * self.n_actions, sizeof(int32_t))
+        self.actions = <int*>malloc(3 * self.n_actions * sizeof(int))
+        self.prior = <double*>malloc(self.n_actions * sizeof(double))
+        if self.stamp == NULL or self.actions == NULL or self.prior == NULL:
+            raise MemoryError()
+        self.index = self.stamp + self.n_actions
+        self.first_edge = self.stamp + 2 * self.n_actions
+        self.edge_stamp = self.stamp + 3 * self.n_actions
+        self.unexpanded = self.actions + self.n_actions
+        self.edges = self.actions + 2 * self.n_actions
         self.generation = 0
+
+    cdef int start(self, GameStateT* root, str position_type) except -1:
+        """Check the root against the mode and take the searching seat; with
+        search_root=hand, rewind the root to the start of its hand."""
+        if self.mode == MODE_INFOSET and any_viewer(root) < 0:
+            raise ValueError("an information-set search needs a view, not a full state")
+        if self.mode == MODE_FIXED and any_viewer(root) >= 0:
+            raise ValueError("a fixed-state search needs a full state")
+        if any_game_over(root):
+            raise ValueError("the game is over: there is nothing to search")
+        self.viewer = any_viewer(root)
+        if self.P.search_root == ROOT_HAND:
+            if self.mode != MODE_INFOSET:
+                raise ValueError("search_root: 'hand' searches a view, not a full state")
+            self.viewer_key = any_info_key(root, self.viewer)
+            self.n_history = any_hand_start(root, self.history, MAX_HISTORY)
+            if self.n_history < 0:
+                raise ValueError(f"search_root: {position_type} keeps no record of its "
+                                 "hand's actions; search it with search_root=view")
+        return 0
 
     def __dealloc__(self):
         free(self.nodes)
+        free(self.stamp)
+        free(self.actions)
+        free(self.prior)
 
     cdef int new_node(self, int parent, int action, int player) noexcept nogil:
         cdef Node* grown
@@ -287,17 +324,17 @@ cdef class Tree:
         self.nodes[i].margin_sum = 0.0
         return i
 
-    cdef int select_puct(self, AnyState* st, int node, int* actions, int n) noexcept nogil:
+    cdef int select_puct(self, GameStateT* st, int node, int* actions, int n) noexcept nogil:
         """PUCT over the legal actions of this determinization: the action (an existing
         child's or a new one) maximising Q + c * prior * sqrt(availability) / (1 + visits);
         an untried action's Q is its visited siblings' mean less fpu_reduction."""
-        cdef double prior[ANY_N_ACTIONS]
+        cdef double* prior = self.prior
         cdef double q_sum = 0.0, fpu, score, best_score = -1e300, sqrt_parent
         cdef int i, a, best = actions[0], v_sum = 0
         cdef bint full
         cdef Node* nd
         cdef Params* P = &self.P
-        any_prior(self.game, &self.E, st, actions, n, prior)
+        any_prior(&self.E, st, actions, n, prior)
         for i in range(n):
             a = actions[i]
             if self.stamp[a] == self.generation:
@@ -306,7 +343,7 @@ cdef class Tree:
                 q_sum += nd.reward_sum
                 v_sum += nd.visits
         fpu = (q_sum / v_sum - P.fpu_reduction if v_sum > 0
-               else 1.0 / any_n_players(self.game, st))
+               else 1.0 / any_n_players(st))
         sqrt_parent = sqrt(<double>(self.nodes[node].visits + 1))
         # A full tree grows no new node: choose among the existing children while any is
         # available, so every iteration still reaches a leaf below them.
@@ -375,16 +412,15 @@ cdef class Tree:
                 return edges[i]
         return edges[k - 1]
 
-    cdef void iterate_hand(self) noexcept nogil:
+    cdef void iterate_hand(self, GameStateT* root) noexcept nogil:
         """One iteration from the start of the hand (ROOT_HAND): every hidden card dealt,
         every seat choosing by its own key's edges (UCB1, smoothed with smooth_eta), the
         tree's nodes holding the public line of actions (an action's earliest edge holds its
         continuation for every key), the edges it took backed up."""
-        cdef AnyState st = self.root
-        cdef int game = self.game
-        cdef int actions[ANY_N_ACTIONS]
-        cdef int unexpanded[ANY_N_ACTIONS]
-        cdef int edges[ANY_N_ACTIONS]
+        cdef GameStateT st = root[0]
+        cdef int* actions = self.actions
+        cdef int* unexpanded = self.unexpanded
+        cdef int* edges = self.edges
         cdef int path[MAX_PATH]
         cdef int n, m, k, i, a, child, best, node = 0, player, key, steps, depth = 0, t = 0
         cdef int forced, root_depth = -1
@@ -404,13 +440,13 @@ cdef class Tree:
             # hands); past the viewer's position it updates the viewer's choices only, so
             # that the others' play stays learnt from hands dealt without its cards.
             focus = True
-            any_determinize(game, &st, next_random(&self.rng))
+            any_determinize(&st, next_random(&self.rng))
         else:
-            any_deal_all(game, &st, next_random(&self.rng))
-        while not any_game_over(game, &st) and depth < MAX_PATH:
-            n = any_legal_actions(game, &st, actions)
-            player = any_current(game, &st)
-            key = any_info_key(game, &st, player)
+            any_deal_all(&st, next_random(&self.rng))
+        while not any_game_over(&st) and depth < MAX_PATH:
+            n = any_legal_actions(&st, actions)
+            player = any_current(&st)
+            key = any_info_key(&st, player)
             self.generation += 1
             child = self.nodes[node].first_child
             while child >= 0:
@@ -449,7 +485,7 @@ cdef class Tree:
                     if a != self.history[t] or self.edge_stamp[a] != self.generation:
                         self.iterations += 1
                         return
-                    any_apply(game, &st, a)
+                    any_apply(&st, a)
                     t += 1
                     node = self.first_edge[a]
                     continue
@@ -475,7 +511,7 @@ cdef class Tree:
                     break  # a focused iteration grows no node of another seat
                 a = unexpanded[random_below(&self.rng, m) if m > 1 else 0]
                 child = self.new_node(node, a, player)
-                any_apply(game, &st, a)
+                any_apply(&st, a)
                 if child >= 0:
                     self.nodes[child].avail = 1
                     self.nodes[child].key = key
@@ -487,18 +523,18 @@ cdef class Tree:
             a = self.nodes[best].action
             path[depth] = best
             depth += 1
-            any_apply(game, &st, a)
+            any_apply(&st, a)
             on_line = on_line and t < self.n_history and self.history[t] == a
             t += 1
             node = self.first_edge[a]
         steps = 0
-        while not any_game_over(game, &st) and (
+        while not any_game_over(&st) and (
                 P.rollout_actions < 0 or steps < P.rollout_actions):
-            n = any_legal_actions(game, &st, actions)
-            any_apply(game, &st, any_rollout_action(game, &self.E, &st, actions, n))
+            n = any_legal_actions(&st, actions)
+            any_apply(&st, any_rollout_action(&self.E, &st, actions, n))
             steps += 1
-        any_evaluate(game, &self.E, &st, -1, &self.rng, win, margin)
-        for i in range(any_n_players(game, &st)):
+        any_evaluate(&self.E, &st, -1, &self.rng, win, margin)
+        for i in range(any_n_players(&st)):
             reward[i] = ((1.0 - P.margin_weight) * win[i]
                          + P.margin_weight * (0.5 + 0.5 * tanh(margin[i] / P.margin_scale)))
         self.nodes[0].visits += 1
@@ -512,25 +548,24 @@ cdef class Tree:
             nd.margin_sum += margin[nd.player]
         self.iterations += 1
 
-    cdef void iterate(self) noexcept nogil:
-        cdef AnyState st = self.root
-        cdef int game = self.game
-        cdef int actions[ANY_N_ACTIONS]
-        cdef int unexpanded[ANY_N_ACTIONS]
+    cdef void iterate(self, GameStateT* root) noexcept nogil:
+        cdef GameStateT st = root[0]
+        cdef int* actions = self.actions
+        cdef int* unexpanded = self.unexpanded
         cdef int n, m, i, a, child, best, node = 0, player, steps, k
-        cdef int edges[ANY_N_ACTIONS]
+        cdef int* edges = self.edges
         cdef double win[ANY_MAX_PLAYERS]
         cdef double margin[ANY_MAX_PLAYERS]
         cdef double reward[ANY_MAX_PLAYERS]
         cdef Node* nd
         cdef Params* P = &self.P
         if self.mode == MODE_INFOSET:
-            any_determinize(game, &st, next_random(&self.rng))
+            any_determinize(&st, next_random(&self.rng))
         else:
-            any_rng(game, &st)[0] = next_random(&self.rng)
+            any_rng(&st)[0] = next_random(&self.rng)
         # Selection and expansion.
-        while not any_game_over(game, &st):
-            n = any_legal_actions(game, &st, actions)
+        while not any_game_over(&st):
+            n = any_legal_actions(&st, actions)
             self.generation += 1
             child = self.nodes[node].first_child
             while child >= 0:
@@ -541,14 +576,14 @@ cdef class Tree:
             # choice: its module says which, why, and what that measured); the search goes
             # on from the position after them.
             if node != 0:
-                a = any_below_root_action(game, &self.E, &st, actions, n)
+                a = any_below_root_action(&self.E, &st, actions, n)
                 if a >= 0:
-                    any_apply(game, &st, a)
+                    any_apply(&st, a)
                     continue
-            player = any_current(game, &st)
+            player = any_current(&st)
             if node == 0 and self.root_action >= 0:
                 a = self.root_action
-                any_apply(game, &st, a)
+                any_apply(&st, a)
                 if self.stamp[a] == self.generation:
                     node = self.index[a]
                     self.nodes[node].avail += 1
@@ -560,7 +595,7 @@ cdef class Tree:
                 break
             if P.selection == SELECT_PUCT:
                 a = self.select_puct(&st, node, actions, n)
-                any_apply(game, &st, a)
+                any_apply(&st, a)
                 if self.stamp[a] == self.generation:
                     node = self.index[a]
                     continue
@@ -573,25 +608,25 @@ cdef class Tree:
             if m > 0:
                 a = unexpanded[random_below(&self.rng, m)]
                 child = self.new_node(node, a, player)
-                any_apply(game, &st, a)
+                any_apply(&st, a)
                 if child >= 0:
                     self.nodes[child].avail = 1
                     node = child
                 break
             if P.smooth_eta > 0:
                 best = self.smooth_choice(edges, k, best)
-            any_apply(game, &st, self.nodes[best].action)
+            any_apply(&st, self.nodes[best].action)
             node = best
         # Rollout with the cheap policy, then evaluate.
         steps = 0
-        while not any_game_over(game, &st) and (
+        while not any_game_over(&st) and (
                 P.rollout_actions < 0 or steps < P.rollout_actions
-                or (P.finish_decisions and any_pending_decision(game, &st))):
-            n = any_legal_actions(game, &st, actions)
-            any_apply(game, &st, any_rollout_action(game, &self.E, &st, actions, n))
+                or (P.finish_decisions and any_pending_decision(&st))):
+            n = any_legal_actions(&st, actions)
+            any_apply(&st, any_rollout_action(&self.E, &st, actions, n))
             steps += 1
-        any_evaluate(game, &self.E, &st, self.viewer, &self.rng, win, margin)
-        for i in range(any_n_players(game, &st)):
+        any_evaluate(&self.E, &st, self.viewer, &self.rng, win, margin)
+        for i in range(any_n_players(&st)):
             reward[i] = ((1.0 - P.margin_weight) * win[i]
                          + P.margin_weight * (0.5 + 0.5 * tanh(margin[i] / P.margin_scale)))
         # Backpropagation: each node scores the reward of the player who chose it.
@@ -609,26 +644,41 @@ cdef class Tree:
         """Search until max_iterations more iterations, time_limit seconds, or the stop
         flag, whichever comes first (negative = no limit); at least one iteration."""
         cdef long long done = 0
-        cdef double start, deadline
-        cdef int* stop = &self.stop.value
+        cdef double start
         if max_iterations < 0 and time_limit < 0:
             raise ValueError("give max_iterations or time_limit (or both)")
         start = now_seconds()
-        deadline = start + time_limit
         with nogil:
-            while True:
-                if self.P.search_root == ROOT_HAND:
-                    self.iterate_hand()
-                else:
-                    self.iterate()
-                done += 1
-                if max_iterations >= 0 and done >= max_iterations:
-                    break
-                if stop[0]:
-                    break
-                if time_limit >= 0 and (done & 15) == 0 and now_seconds() >= deadline:
-                    break
+            if self.game == GAME_THE_COUNCIL:
+                done = self.iterations_from(&self.root.tc, max_iterations, time_limit, start)
+            elif self.game == GAME_KUHN_POKER:
+                done = self.iterations_from(&self.root.kp, max_iterations, time_limit, start)
+            elif self.game == GAME_LEDUC_POKER:
+                done = self.iterations_from(&self.root.ld, max_iterations, time_limit, start)
+            else:
+                done = self.iterations_from(&self.root.cof, max_iterations, time_limit, start)
         self.elapsed += now_seconds() - start
+        return done
+
+    cdef long long iterations_from(self, GameStateT* root, long long max_iterations,
+                                   double time_limit, double start) noexcept nogil:
+        """run's loop, compiled for the game of `root` (the tree's root, as its game's
+        state)."""
+        cdef long long done = 0
+        cdef double deadline = start + time_limit
+        cdef int* stop = &self.stop.value
+        while True:
+            if self.P.search_root == ROOT_HAND:
+                self.iterate_hand(root)
+            else:
+                self.iterate(root)
+            done += 1
+            if max_iterations >= 0 and done >= max_iterations:
+                break
+            if stop[0]:
+                break
+            if time_limit >= 0 and (done & 15) == 0 and now_seconds() >= deadline:
+                break
         return done
 
     @property
@@ -755,14 +805,24 @@ def evaluate_state(position, dict params):
     hand-set evaluation, whatever `params` says of the evaluator."""
     cdef AnyState st
     cdef AnyEvaluation E
+    game = any_load(&st, position)
+    any_fill_evaluation(game, &E, dict(params, evaluator="heuristic"), False, None, None)
+    if game == GAME_THE_COUNCIL:
+        return evaluate_full_state(&E, &st.tc)
+    if game == GAME_KUHN_POKER:
+        return evaluate_full_state(&E, &st.kp)
+    if game == GAME_LEDUC_POKER:
+        return evaluate_full_state(&E, &st.ld)
+    return evaluate_full_state(&E, &st.cof)
+
+
+cdef evaluate_full_state(AnyEvaluation* E, GameStateT* st):
     cdef double win[ANY_MAX_PLAYERS]
     cdef double margin[ANY_MAX_PLAYERS]
-    game = any_load(&st, position)
-    if any_viewer(game, &st) >= 0:
+    if any_viewer(st) >= 0:
         raise ValueError("evaluate_state needs a full state")
-    any_fill_evaluation(game, &E, dict(params, evaluator="heuristic"), False, None, None)
-    any_evaluate(game, &E, &st, -1, NULL, win, margin)
-    n = any_n_players(game, &st)
+    any_evaluate(E, st, -1, NULL, win, margin)
+    n = any_n_players(st)
     return [win[i] for i in range(n)], [margin[i] for i in range(n)]
 
 

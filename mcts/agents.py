@@ -23,15 +23,16 @@ from typing import Any, ClassVar, Protocol
 from council.engine import State
 from council.engine.config import DEFAULT_GAME
 from council.mcts import _evaluation, _search
+from council.mcts.council_of_four_settings import STRONG_V3_CONFIG, V1_CONFIG
 from council.mcts.features import FEATURE_NAMES
 from council.mcts.search import (
-    DEFAULT_KIND_WEIGHTS,
-    STRONG_V3_CONFIG,
-    V1_CONFIG,
+    SEARCH_SETTING_TYPES,
     SearchConfig,
     SearchLimits,
     SearchResult,
+    config_for,
     default_config,
+    game_config,
     search,
     search_full_state,
 )
@@ -48,10 +49,8 @@ def _own_legal_actions(view: State, seed: int) -> tuple[State, list[int]]:
 
 
 # The ``key=value`` settings a search agent takes besides its fields (parse_agent), by type
-# name (the annotations are strings: search.py postpones their evaluation).
-SEARCH_SETTINGS: dict[str, str] = {
-    f.name: str(f.type) for f in fields(SearchConfig) if f.name != "kind_weights"
-} | {f"kind_{k}": "float" for k in DEFAULT_KIND_WEIGHTS}
+# name: the search's own, and those of its game's settings type (GameSettings).
+SEARCH_SETTINGS: dict[str, str] = SEARCH_SETTING_TYPES
 
 
 class Agent(Protocol):
@@ -89,7 +88,7 @@ class GreedyAgent:
 
     def act(self, view: State, seed: int) -> int:
         world, actions = _own_legal_actions(view, seed)
-        params = SearchConfig().params()
+        params = default_config(view).params()
         return max(
             actions, key=lambda a: self._value(world.child(a), view.current_player, params, seed)
         )
@@ -111,7 +110,8 @@ class ISMCTSAgent:
     iterations: int | None = 2000
     time_s: float | None = None
     threads: int = 1
-    settings: tuple = ()  # SearchConfig overrides as sorted (name, value) pairs
+    # SearchConfig overrides (the search's own or its game's) as sorted (name, value) pairs
+    settings: tuple = ()
 
     sees_true_state: ClassVar[bool] = False
     setting_types: ClassVar[dict[str, str]] = SEARCH_SETTINGS
@@ -123,8 +123,7 @@ class ISMCTSAgent:
     def analyse(self, view: State, seed: int) -> SearchResult:
         """The whole search result behind ``act`` (root visits and values, for self-play)."""
         limits = SearchLimits(iterations=self.iterations, time_s=self.time_s, threads=self.threads)
-        base = default_config(view) if self.base_config is None else self.base_config
-        return search(view, limits, _config(self.settings, base), seed=seed)
+        return search(view, limits, _config(self.settings, self.base_config, view), seed=seed)
 
 
 @dataclass(frozen=True)
@@ -154,7 +153,7 @@ class StrongV3Agent(ISMCTSAgent):
         config, budget = STRONG_V3[game_of(view).name]
         iterations = budget if self.iterations is None and self.time_s is None else self.iterations
         limits = SearchLimits(iterations=iterations, time_s=self.time_s, threads=self.threads)
-        return search(view, limits, _config(self.settings, config), seed=seed)
+        return search(view, limits, _config(self.settings, config, view), seed=seed)
 
 
 @dataclass(frozen=True)
@@ -172,7 +171,7 @@ class PIMCAgent:
 
     def act(self, view: State, seed: int) -> int:
         votes: Counter[int] = Counter()
-        config = _config(self.settings, default_config(view))
+        config = _config(self.settings, None, view)
         per_world = SearchLimits(
             iterations=None if self.iterations is None else max(1, self.iterations // self.worlds),
             time_s=None if self.time_s is None else self.time_s / self.worlds,
@@ -199,7 +198,7 @@ class CheatingMCTS:
 
     def act(self, state: State, seed: int) -> int:
         limits = SearchLimits(iterations=self.iterations, time_s=self.time_s)
-        config = _config(self.settings, default_config(state))
+        config = _config(self.settings, None, state)
         return search_full_state(state, limits, config, seed=seed).action
 
 
@@ -278,13 +277,10 @@ AGENTS: dict[str, type[Agent]] = {
 }
 
 
-def _config(settings: tuple, base: SearchConfig | None = None) -> SearchConfig:
-    """``base`` with (name, value) overrides; ``kind_X`` sets one rollout weight."""
-    base = base or SearchConfig()
-    plain = {k: v for k, v in settings if not k.startswith("kind_")}
-    weights = dict(base.kind_weights)
-    weights.update({k[len("kind_") :]: v for k, v in settings if k.startswith("kind_")})
-    return replace(base, **plain, kind_weights=weights).validate()
+def _config(settings: tuple, base: SearchConfig | None, position) -> SearchConfig:
+    """``base`` (None: the defaults of the game of `position`) with (name, value)
+    overrides, the search's own or its game's."""
+    return config_for(base, position).with_settings(dict(settings)).validate()
 
 
 def parse_agent(spec: str, game: str = DEFAULT_GAME) -> Agent:
@@ -292,8 +288,15 @@ def parse_agent(spec: str, game: str = DEFAULT_GAME) -> Agent:
     ``name[:key=value,...]``,
     e.g. ``pimc:worlds=4,time_s=0.1``.
 
-    Search agents also take any SearchConfig setting (``c_uct=0.5``, ``rollout_actions=20``,
-    ``kind_build_permit=6``...); the expert takes feature weights (``emporia=6``).
+    Search agents also take the search's settings (``c_uct=0.5``, ``rollout_actions=20``...)
+    and their game's own (Council of Four's ``tree_payments=1``, ``kind_build_permit=6``...:
+    its ``GameSettings`` type); an option the agent and its game lack is an error naming
+    both. The expert takes feature weights (``emporia=6``).
+
+    >>> parse_agent("ismcts:tree_payments=1", "kuhn-poker")
+    Traceback (most recent call last):
+    ...
+    ValueError: ismcts: unknown option 'tree_payments=1' in kuhn-poker; options are [...]
     """
     from council.mcts.games import search_game  # it loads the games' agent modules
 
@@ -304,6 +307,9 @@ def parse_agent(spec: str, game: str = DEFAULT_GAME) -> Agent:
     cls = agents[name]
     types = {f.name: f.type for f in fields(cls) if f.name != "settings"}
     setting_types = getattr(cls, "setting_types", {})
+    searches = setting_types is SEARCH_SETTINGS
+    if searches:
+        setting_types = SEARCH_SETTINGS | search_game(game).settings.setting_types()
     kwargs: dict[str, object] = {}
     settings: dict[str, object] = {}
     for item in filter(None, options.split(",")):
@@ -320,12 +326,13 @@ def parse_agent(spec: str, game: str = DEFAULT_GAME) -> Agent:
             )
         else:
             known = sorted(types) + sorted(setting_types)
-            raise ValueError(f"{name}: unknown option {item!r}; options are {known}")
+            raise ValueError(f"{name}: unknown option {item!r} in {game}; options are {known}")
     if "time_s" in types and "time_s" in kwargs and "iterations" not in kwargs:
         kwargs["iterations"] = None  # a time budget alone replaces the default iterations
     if settings:
-        if setting_types is SEARCH_SETTINGS:
-            _config(tuple(settings.items()), getattr(cls, "base_config", None))
+        if searches:
+            base = game_config(getattr(cls, "base_config", None), game)
+            base.with_settings(settings).validate()
         kwargs["settings"] = tuple(sorted(settings.items()))
     return replace(cls(), **kwargs)
 

@@ -1,5 +1,6 @@
 """The search's part of each registered game (``council.engine.games``), by the same name:
-its default search settings, its agents and the table size its players are compared at.
+its default search settings, the type of its own settings (``search.GameSettings``), its
+agents and the table size its players are compared at.
 
 Each game registers its part from its own module of this package, named after it
 (``<Game.module_name>_agents.py``), loaded here in the engine registry's order on first use.
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from council.engine.games import Game, all_games, game_named, game_of
 
 if TYPE_CHECKING:
-    from council.mcts.search import SearchConfig
+    from council.mcts.search import GameSettings, SearchConfig
 
 __all__ = ["SearchGame", "all_search_games", "register_search", "search_config_of", "search_game"]
 
@@ -36,7 +37,8 @@ class SearchGame:
     """A game's part in the search layer."""
 
     game: Game
-    config: SearchConfig  # the search's defaults in this game
+    config: SearchConfig  # the search's defaults in this game (its settings filled in)
+    settings: type[GameSettings]  # the type of its own settings (SearchConfig.game)
     agents: Mapping[str, Any]  # its agents by the names agent specs use (agents.Agent types)
     table_size: int  # the seats its agents are compared at by default (the ladder's tables)
     # The points lost (in the game's points_unit) at or above which a review gives each label
@@ -60,13 +62,15 @@ def register_search(
     name: str,
     *,
     config: SearchConfig,
+    settings: type[GameSettings],
     agents: Mapping[str, Any],
     table_size: int,
     review_thresholds: Mapping[str, float],
 ) -> SearchGame:
-    """Register a game's search settings, agents and review thresholds (ValueError if the
-    game is not a registered one, is registered here already, seats no `table_size`, or its
-    thresholds are not the three labels' in rising order)."""
+    """Register a game's search settings (its defaults and its own settings' type), agents
+    and review thresholds (ValueError if the game is not a registered one, is registered here
+    already, seats no `table_size`, `config` holds another game's settings, or its thresholds
+    are not the three labels' in rising order)."""
     steps = [review_thresholds[label] for label in REVIEW_LABELS if label in review_thresholds]
     if set(review_thresholds) != set(REVIEW_LABELS) or not 0 < steps[0] < steps[1] < steps[2]:
         raise ValueError(
@@ -77,7 +81,10 @@ def register_search(
         raise ValueError(f"{name}: its search settings are registered already")
     if table_size not in game.players:
         raise ValueError(f"{name}: table_size {table_size} is not one of {game.players}")
-    _REGISTERED[name] = SearchGame(game, config, agents, table_size, review_thresholds)
+    if settings.game != name:
+        raise ValueError(f"{name}: {settings.__name__} is {settings.game!r}'s settings type")
+    config = config.for_game(settings).validate()
+    _REGISTERED[name] = SearchGame(game, config, settings, agents, table_size, review_thresholds)
     return _REGISTERED[name]
 
 

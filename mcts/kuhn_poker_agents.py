@@ -32,7 +32,7 @@ from council.mcts.agents import (
     StrongV3Agent,
 )
 from council.mcts.games import register_search
-from council.mcts.search import SearchConfig
+from council.mcts.search import GameSettings, SearchConfig
 
 __all__ = [
     "KUHN_POKER_CONFIG",
@@ -44,6 +44,15 @@ __all__ = [
 
 J, Q, K = 0, 1, 2
 PASS, BET = 0, 1
+
+
+@dataclass(frozen=True)
+class KuhnPokerSettings(GameSettings):
+    """Kuhn poker's own search settings: none (its evaluation is the exact returns at the
+    end, its rollouts uniform)."""
+
+    game = "kuhn-poker"
+
 
 # Every iteration plays the whole hand from the deal, both cards dealt at random and each
 # seat's nodes keyed by its own card (search_root="hand": the opponent's bets and calls
@@ -129,6 +138,7 @@ class KuhnPokerExpertAgent:
 register_search(
     "kuhn-poker",
     config=KUHN_POKER_CONFIG,
+    settings=KuhnPokerSettings,
     agents={
         "random": RandomAgent,
         "expert": KuhnPokerExpertAgent,

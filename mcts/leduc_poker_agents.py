@@ -29,12 +29,21 @@ from council.mcts.agents import (
     StrongV3Agent,
 )
 from council.mcts.games import register_search
-from council.mcts.search import SearchConfig
+from council.mcts.search import GameSettings, SearchConfig
 
 __all__ = ["LEDUC_POKER_CONFIG", "LeducPokerExpertAgent", "hand_strength"]
 
 FOLD, CALL, RAISE = 0, 1, 2
 JACK, QUEEN, KING = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class LeducPokerSettings(GameSettings):
+    """Leduc poker's own search settings: none (its evaluation is the exact returns at the
+    end, its rollouts uniform)."""
+
+    game = "leduc-poker"
+
 
 # UCB1 over the exact returns: every rollout plays to the end (8 actions at most), uniformly.
 # c_uct: Kuhn poker's, the rewards being chip gains mapped onto [0, 1] alike.
@@ -87,6 +96,7 @@ class LeducPokerExpertAgent:
 register_search(
     "leduc-poker",
     config=LEDUC_POKER_CONFIG,
+    settings=LeducPokerSettings,
     agents={
         "random": RandomAgent,
         "expert": LeducPokerExpertAgent,

@@ -15,63 +15,87 @@ import random
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar
 
 from council.engine import Position, State
-from council.mcts import _evaluation, _search
+from council.mcts import _search
 from council.mcts.value_model import DEFAULT_MODEL_PATH, ValueModel
-
-DEFAULT_KIND_WEIGHTS = {
-    "end_turn": 4.0,
-    "elect": 1.0,
-    "acquire": 3.0,
-    "build_permit": 8.0,
-    "build_king": 4.0,
-    "engage": 0.2,
-    "change": 0.1,
-    "quick_elect": 0.2,
-    "extra_main": 1.0,
-    "pay": 1.0,
-    "choose_token": 1.0,
-    "choose_free_permit": 1.0,
-    "choose_permit_bonus": 1.0,
-}
-
 
 # How the move is chosen from the root's candidates (SearchConfig.play).
 PLAYS = ("most_visited", "sample")
 
-# The rollout weights of each action kind as (name, weight) pairs in the order above: a
-# tuple, so that a SearchConfig hashes.
-KindWeights = tuple[tuple[str, float], ...]
 
+@dataclass(frozen=True)
+class GameSettings:
+    """A game's own search settings (its evaluation's: weights, rollout policy, the decisions
+    made off the tree), read by its compiled search module (``_<game>_search.SETTINGS``).
 
-def _kind_weight_pairs(weights: Mapping[str, float] | KindWeights) -> KindWeights:
-    """(name, weight) pairs in DEFAULT_KIND_WEIGHTS's order (unknown names after, for
-    validate to name)."""
-    order = {name: i for i, name in enumerate(DEFAULT_KIND_WEIGHTS)}
-    return tuple(sorted(dict(weights).items(), key=lambda item: order.get(item[0], len(order))))
+    Each game subclasses it as a frozen dataclass in its own files and registers the type
+    with its game (``council.mcts.games.register_search(settings=...)``); a game with no
+    settings of its own registers a subclass with no fields. ``game`` names the game in
+    errors.
+    """
+
+    game: ClassVar[str] = ""
+
+    @classmethod
+    def setting_types(cls) -> dict[str, str]:
+        """The ``key=value`` settings it takes (agent specs, presets), by type name."""
+        return {f.name: str(f.type) for f in fields(cls)}
+
+    def with_settings(self, settings: Mapping[str, Any]) -> GameSettings:
+        """These settings with `settings` (name: value) changed; ValueError naming the game
+        and the key for a key it does not have."""
+        known = {f.name for f in fields(self)}
+        for name in settings:
+            if name not in known:
+                raise self.unknown(name)
+        return replace(self, **settings)
+
+    def unknown(self, name: str) -> ValueError:
+        """The error for a setting `name` that neither the search nor this game has."""
+        return ValueError(
+            f"{self.game}: unknown search setting {name!r}; its settings are "
+            f"{sorted(SEARCH_SETTING_TYPES) + sorted(self.setting_types())}"
+        )
+
+    def validate(self) -> GameSettings:
+        return self
+
+    def changes_from(self, base: GameSettings) -> dict[str, Any]:
+        """The settings that differ from `base`'s, by the names ``with_settings`` takes."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(base, f.name)
+        }
+
+    def params(self) -> dict:
+        """Every setting by name, as the game's compiled module reads them."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """How the search plays and evaluates (defaults tuned by measured strength: the figures
-    are in docs/results.md).
+    """How the search plays and evaluates: the search's own settings (selection,
+    exploration, rollout length, the reward's mix, where iterations start, how the move is
+    played: the compiled ``_search.SETTINGS``, and the model files, loaded here) and, in
+    ``game``, its game's own (a ``GameSettings`` its game registered; ``None``: its game's
+    defaults, filled in when a search starts). The defaults are Council of Four's, tuned by
+    measured strength (the figures are in docs/results.md); each game registers its own
+    (``council.mcts.games``).
 
-    Flat for its users (presets, agents' ``key=value`` specs and ``dataclasses.replace``
-    name a setting alone, and no two groups share a name), it holds two kinds of setting:
-    the search's own (selection, exploration, rollout length, the reward's mix: the
-    compiled ``_search.SETTINGS``) and each game's evaluation settings, read by that game's
-    compiled search module (its ``SETTINGS``; a search ignores the other games'). The model
-    files are loaded here.
+    ``with_settings`` takes both kinds by name (presets, agents' ``key=value`` specs):
 
-    ``kind_weights`` takes a mapping or (name, weight) pairs and keeps pairs, so that a
-    config hashes (a preset or agent can key a cache by it):
-
-    >>> SearchConfig(kind_weights=dict(DEFAULT_KIND_WEIGHTS)) == SearchConfig()
-    True
-    >>> hash(SearchConfig()) == hash(SearchConfig())
-    True
+    >>> from council.mcts.games import search_game
+    >>> config = search_game("the-council").config.with_settings({"c_uct": 0.5, "tree_secrets": 1})
+    >>> config.c_uct, config.game.tree_secrets
+    (0.5, 1)
+    >>> search_game("kuhn-poker").config.with_settings({"tree_secrets": 1})
+    Traceback (most recent call last):
+    ...
+    ValueError: kuhn-poker: unknown search setting 'tree_secrets'; its settings are [...]
     """
 
     evaluator: str = "learned"  # leaf win chances: "learned" or "heuristic" (version 0.1)
@@ -81,28 +105,10 @@ class SearchConfig:
     c_puct: float = 1.0
     fpu_reduction: float = 0.1
     c_uct: float = 0.2
-    tree_payments: int = 0  # 1: payments below the root are searched; 0: the prior's choice
-    # The Council: 1: secret choices (picks, reveals) below the root are searched; 0: the
-    # cheap policy's
-    tree_secrets: int = 0
     rollout_actions: int = 0  # rollout length after the tree; -1 plays to the end
     finish_decisions: int = 1  # 1: the rollout also finishes a pending payment or bonus choice
-    uniform_rollout: int = 0  # 1: uniformly random rollouts (for comparison)
-    temperature: float = 12.0  # heuristic evaluator: score scale turning estimates into chances
     margin_weight: float = 0.0  # share of the reward given to the VP margin
     margin_scale: float = 15.0
-    # Council of Four, learned evaluator: > 0 values a leaf by the mean over this many fresh
-    # deals of the cards the searching seat cannot see (0: by the sampled world alone)
-    leaf_redeals: int = 0
-    pay_decay: float = 0.3
-    w_coins: float = 0.15
-    w_assistants: float = 0.3
-    w_cards: float = 0.3
-    w_emporium: float = 4.0
-    w_permit_unused: float = 1.5
-    w_nobility: float = 0.3
-    # (name, weight) pairs once built (a mapping is taken too)
-    kind_weights: Mapping[str, float] | KindWeights = tuple(DEFAULT_KIND_WEIGHTS.items())
     # Where each iteration starts: "view" (the seat's view, the others' hidden cards dealt
     # uniformly) or "hand" (the start of the hand, every hidden card dealt and each seat's
     # nodes keyed by its own cards: beliefs from the others' actions; the games that keep
@@ -121,13 +127,53 @@ class SearchConfig:
     # visit shares, the search's mixed policy: for games that reward mixing, as poker's
     # bluffs do)
     play: str = "most_visited"
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "kind_weights", _kind_weight_pairs(self.kind_weights))
+    # The game's own settings; None: its game's defaults
+    game: GameSettings | None = None
 
     def params(self) -> dict:
-        """Every setting by name, as the compiled search and the games' modules read them."""
-        return asdict(self)
+        """Every setting by name, as the compiled search and its game's module read them
+        (the game's settings: filled in by ``for_game``)."""
+        own = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "game"}
+        return own | (self.game.params() if self.game is not None else {})
+
+    def with_settings(self, settings: Mapping[str, Any]) -> SearchConfig:
+        """This config with `settings` (name: value, the search's own or its game's)
+        changed; ValueError naming the game and the key for a key neither has."""
+        own = {k: v for k, v in settings.items() if k in SEARCH_SETTING_TYPES}
+        theirs = {k: v for k, v in settings.items() if k not in own}
+        config = replace(self, **own)
+        if theirs:
+            if self.game is None:
+                raise ValueError(
+                    f"unknown search setting {next(iter(theirs))!r} (a game's settings need "
+                    "its game's config: council.mcts.games.search_game(name).config)"
+                )
+            config = replace(config, game=self.game.with_settings(theirs))
+        return config
+
+    def changes_from(self, base: SearchConfig) -> dict[str, Any]:
+        """The settings (the search's own and its game's) that differ from `base`'s, by the
+        names ``with_settings`` takes (both configs of one game, its settings filled in)."""
+        own = {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name != "game" and getattr(self, f.name) != getattr(base, f.name)
+        }
+        if self.game is None or base.game is None:
+            return own
+        return own | self.game.changes_from(base.game)
+
+    def for_game(self, settings: type[GameSettings]) -> SearchConfig:
+        """This config for the game whose settings type is `settings`: its defaults where
+        ``game`` is None; ValueError where ``game`` is another game's."""
+        if self.game is None:
+            return replace(self, game=settings())
+        if type(self.game) is not settings:
+            raise ValueError(
+                f"game: {settings.game} searches with {settings.__name__}, not "
+                f"{type(self.game).__name__}"
+            )
+        return self
 
     def validate(self) -> SearchConfig:
         if self.evaluator not in _search.EVALUATORS:
@@ -142,14 +188,6 @@ class SearchConfig:
             raise ValueError(f"c_puct: must be >= 0, got {self.c_puct}")
         if not self.c_uct >= 0:
             raise ValueError(f"c_uct: must be >= 0, got {self.c_uct}")
-        for name in ("tree_payments", "tree_secrets"):
-            if getattr(self, name) not in (0, 1):
-                raise ValueError(f"{name}: must be 0 or 1, got {getattr(self, name)}")
-        most = _evaluation.MAX_LEAF_REDEALS
-        if not (isinstance(self.leaf_redeals, int) and 0 <= self.leaf_redeals <= most):
-            raise ValueError(
-                f"leaf_redeals: must be an integer in 0..{most}, got {self.leaf_redeals}"
-            )
         if self.search_root not in _search.SEARCH_ROOTS:
             raise ValueError(
                 f"search_root: must be one of {', '.join(_search.SEARCH_ROOTS)}, "
@@ -167,88 +205,20 @@ class SearchConfig:
             raise ValueError(f"play: must be one of {', '.join(PLAYS)}, got {self.play!r}")
         if self.rollout_actions < -1:
             raise ValueError(f"rollout_actions: must be >= -1, got {self.rollout_actions}")
-        for name in ("temperature", "margin_scale"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"{name}: must be > 0")
+        if not self.margin_scale > 0:
+            raise ValueError("margin_scale: must be > 0")
         if not 0 <= self.margin_weight <= 1:
             raise ValueError(f"margin_weight: must be in [0, 1], got {self.margin_weight}")
-        weights = dict(self.kind_weights)
-        if set(weights) != set(DEFAULT_KIND_WEIGHTS):
-            raise ValueError(f"kind_weights: needs exactly {sorted(DEFAULT_KIND_WEIGHTS)}")
-        if any(not w >= 0 for w in weights.values()):
-            raise ValueError("kind_weights: weights must be >= 0")
+        if self.game is not None:
+            self.game.validate()
         return self
 
 
-# Version 0.1's search, frozen as the baseline every change is measured against (the agent
-# ``ismcts-v1``): the hand-set heuristic evaluation with its tuned settings, written out so
-# that changing the defaults above never changes it.
-V1_CONFIG = SearchConfig(
-    evaluator="heuristic",
-    policy="none",
-    c_uct=0.35,
-    tree_payments=1,
-    rollout_actions=10,
-    finish_decisions=0,
-    uniform_rollout=0,
-    temperature=12.0,
-    margin_weight=0.5,
-    margin_scale=15.0,
-    pay_decay=0.3,
-    w_coins=0.15,
-    w_assistants=0.3,
-    w_cards=0.3,
-    w_emporium=4.0,
-    w_permit_unused=1.5,
-    w_nobility=0.3,
-    kind_weights={
-        "end_turn": 4.0,
-        "elect": 1.0,
-        "acquire": 3.0,
-        "build_permit": 8.0,
-        "build_king": 4.0,
-        "engage": 0.2,
-        "change": 0.1,
-        "quick_elect": 0.2,
-        "extra_main": 1.0,
-        "pay": 1.0,
-        "choose_token": 1.0,
-        "choose_free_permit": 1.0,
-        "choose_permit_bonus": 1.0,
-    },
-)
-
-
-# Council of Four's strong preset as it searched before mixed play and beliefs (issue
-# #36), written out so that changing the defaults never changes it: the agent
-# ``strong-v3``'s settings in this game (with the shipped models), at 5,000 iterations.
-STRONG_V3_CONFIG = SearchConfig(
-    evaluator="learned",
-    policy="learned",
-    c_puct=1.0,
-    fpu_reduction=0.3,
-    c_uct=0.2,
-    tree_payments=0,
-    tree_secrets=0,
-    rollout_actions=0,
-    finish_decisions=1,
-    uniform_rollout=0,
-    temperature=12.0,
-    margin_weight=0.0,
-    margin_scale=15.0,
-    leaf_redeals=0,
-    pay_decay=0.3,
-    w_coins=0.15,
-    w_assistants=0.3,
-    w_cards=0.3,
-    w_emporium=4.0,
-    w_permit_unused=1.5,
-    w_nobility=0.3,
-    kind_weights=V1_CONFIG.kind_weights,
-    search_root="view",
-    smooth_eta=0.0,
-    play="most_visited",
-)
+# The search's own settings a ``key=value`` spec or a preset may set, by type name (the
+# annotations are strings: this module postpones their evaluation).
+SEARCH_SETTING_TYPES: dict[str, str] = {
+    f.name: str(f.type) for f in fields(SearchConfig) if f.name != "game"
+}
 
 
 def default_config(position: Position) -> SearchConfig:
@@ -257,6 +227,22 @@ def default_config(position: Position) -> SearchConfig:
     from council.mcts.games import search_config_of  # it imports the games' modules: late
 
     return search_config_of(position)
+
+
+def game_config(config: SearchConfig | None, game: str) -> SearchConfig:
+    """`config` (None: the game's defaults) for the registered game `game`, its settings
+    filled in where it has none, validated (ValueError naming the setting)."""
+    from council.mcts.games import search_game  # it imports the games' modules: late
+
+    registered = search_game(game)
+    return (config or registered.config).for_game(registered.settings).validate()
+
+
+def config_for(config: SearchConfig | None, position: Position) -> SearchConfig:
+    """``game_config`` for the game of `position`."""
+    from council.engine.games import game_of
+
+    return game_config(config, game_of(position).name)
 
 
 @dataclass(frozen=True)
@@ -374,7 +360,7 @@ class Search:
             raise ValueError(f"max_nodes: must be >= 1, got {max_nodes}")
         if not 1 <= threads <= 64:
             raise ValueError(f"threads: must be in 1..64, got {threads}")
-        config = (config or default_config(root)).validate()
+        config = config_for(config, root)
         if mode == _search.FIXED and config.search_root == "hand":
             # A full state hides no card: there is nothing to believe, and its search
             # starts where it is.

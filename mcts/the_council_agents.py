@@ -50,9 +50,31 @@ from council.mcts.agents import (
     StrongV3Agent,
 )
 from council.mcts.games import register_search
-from council.mcts.search import SearchConfig
+from council.mcts.search import GameSettings, SearchConfig
 
-__all__ = ["THE_COUNCIL_CONFIG", "TheCouncilExpertAgent"]
+__all__ = ["THE_COUNCIL_CONFIG", "TheCouncilExpertAgent", "TheCouncilSettings"]
+
+
+@dataclass(frozen=True)
+class TheCouncilSettings(GameSettings):
+    """The Council's own search settings, read by ``_the_council_search``."""
+
+    game = "the-council"
+
+    # 1: secret choices (picks, reveals) below the root are searched; 0: the cheap policy's
+    tree_secrets: int = 0
+    uniform_rollout: int = 0  # 1: uniformly random rollouts (for comparison)
+    # the heuristic's score scale turning estimates into chances: its scores run to a few
+    # tens
+    temperature: float = 3.0
+
+    def validate(self) -> TheCouncilSettings:
+        if self.tree_secrets not in (0, 1):
+            raise ValueError(f"tree_secrets: must be 0 or 1, got {self.tree_secrets}")
+        if not self.temperature > 0:
+            raise ValueError("temperature: must be > 0")
+        return self
+
 
 # The Council (the Decktet game) has no learned models yet: UCB1 with c_uct 0.4, 40 actions
 # of its cheap hand-set policy after the tree (_the_council_search.pyx), then its heuristic
@@ -64,7 +86,7 @@ THE_COUNCIL_CONFIG = SearchConfig(
     policy="none",
     c_uct=0.4,
     rollout_actions=40,
-    temperature=3.0,  # its scores run to a few tens: the scale of the heuristic's softmax
+    game=TheCouncilSettings(temperature=3.0),
 )
 # Its strong preset before mixed play and beliefs (issue #36), frozen as ``strong-v3``
 # (the settings above are today's: none of the new ones is on in this game).
@@ -74,10 +96,10 @@ STRONG_V3["the-council"] = (
         policy="none",
         c_uct=0.4,
         rollout_actions=40,
-        temperature=3.0,
         search_root="view",
         smooth_eta=0.0,
         play="most_visited",
+        game=TheCouncilSettings(tree_secrets=0, uniform_rollout=0, temperature=3.0),
     ),
     10000,
 )
@@ -556,6 +578,7 @@ class TheCouncilExpertAgent:
 register_search(
     "the-council",
     config=THE_COUNCIL_CONFIG,
+    settings=TheCouncilSettings,
     agents={
         "random": RandomAgent,
         "expert": TheCouncilExpertAgent,

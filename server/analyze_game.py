@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING
 import grpc
 
 from council.engine import Position
-from council.engine.games import default_game, game_of
+from council.engine.games import game_of
 from council.engine.record import play_move, replay
 from council.engine.serialize import StateValidationError, state_from_proto
 from council.mcts.review import MoveReview, SeatSummary, review_game, summarize
-from council.mcts.search import SearchConfig, SearchLimits, default_config
+from council.mcts.search import SearchConfig, SearchLimits
 from council.server import presets
 from council.server.admission import NO_TIME, caller_of
 from council.server.config import ServerConfig
@@ -106,14 +106,11 @@ def plan(request: spb.AnalyzeGameRequest, config: ServerConfig) -> GameReview:
         if not (given > 0 and -1e9 < d.nanos < 1e9 and (d.seconds >= 0) == (d.nanos >= 0)):
             raise invalid([("total_time", "must be a positive duration")])
         total_s = min(given, total_s)
-    # As the other searches: the server's settings in the default game, each other game's
-    # own, tuned by the preset that sets the budget.
-    search_config = (
-        config.search_config if game_of(start) is default_game() else default_config(start)
+    # As the other searches: the game's defaults with the server's settings, tuned by the
+    # preset that sets the budget.
+    search_config = config.game_search_config(game).with_settings(
+        presets.search_settings(request.limits, config.default_preset, game)
     )
-    settings = presets.search_settings(request.limits, config.default_preset, game)
-    if settings:
-        search_config = replace(search_config, **settings)
     return GameReview(
         record=record,
         start=start,

@@ -12,8 +12,10 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from council.mcts.search import SearchConfig
+from council.mcts.games import all_search_games
+from council.mcts.search import SearchConfig, game_config
 from council.server import presets
 from council.server.game_store import GameStore, check_game_store_url
 from council.server.sealing import DEFAULT_TTL_S, SealKeys
@@ -100,12 +102,24 @@ class ServerConfig:
     no_rewind: bool = False
     game_store: str | None = None
     game_store_instance: GameStore | None = field(default=None, compare=False, repr=False)
-    search_config: SearchConfig = field(default_factory=SearchConfig)
+    # Search settings (name, value) over every game's defaults, the search's own (c_uct...)
+    # or a game's (each must be one every game has: resolved() names the game that lacks
+    # one); a preset's settings apply over them.
+    search_settings: tuple[tuple[str, Any], ...] = ()
+
+    def game_search_config(self, game: str) -> SearchConfig:
+        """The search's settings in `game`: its defaults with ``search_settings``."""
+        return game_config(None, game).with_settings(dict(self.search_settings)).validate()
 
     def resolved(self) -> ServerConfig:
         """The config with the automatic sizes filled in (ValueError if out of range)."""
         if self.default_preset not in presets.BY_NAME:
             raise ValueError(f"default_preset: unknown preset {self.default_preset!r}")
+        for game in all_search_games():
+            try:
+                self.game_search_config(game.name)
+            except ValueError as e:
+                raise ValueError(f"search_settings: {e}") from None
         if not self.max_search_time_s > 0 or self.max_iterations < 1 or self.max_nodes < 1:
             raise ValueError("max_search_time_s, max_iterations and max_nodes must be positive")
         if self.cheap_workers < 1 or self.call_backlog < 0 or self.grace_s < 0:

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from council.engine.games import all_games, game_named, game_of_proto
+from council.mcts.search import game_config
 from council.server.errors import invalid
 from council.v1 import game_pb2 as pb
 
@@ -54,8 +55,9 @@ class Budget:
     iterations: int
     timing: str  # about how long a move takes, e.g. "about 5 ms"
     ranking: str  # how it ranks against the expert and the other presets (no figures)
-    # Search settings measured best at this budget (SearchConfig fields), applied over the
-    # server's whenever the preset sets the budget.
+    # Search settings measured best at this budget (the search's own or its game's, as
+    # SearchConfig.with_settings takes them), applied over the server's whenever the preset
+    # sets the budget.
     settings: tuple[tuple[str, Any], ...] = ()
 
     @property
@@ -95,10 +97,16 @@ DEFAULT_PRESET = "casual"
 
 def register_budgets(game: str, budgets: dict[str, Budget]) -> None:
     """Register a game's budget for every preset, by preset name (ValueError if the game is
-    not a registered one, has budgets already, or a preset is missing or unknown)."""
+    not a registered one, has budgets already, a preset is missing or unknown, or a budget's
+    search settings are not the game's)."""
     game_named(game)
     if set(budgets) != set(BY_NAME):
         raise ValueError(f"{game}: give a budget for each preset: {', '.join(BY_NAME)}")
+    for name, budget in budgets.items():
+        try:
+            game_config(None, game).with_settings(dict(budget.settings)).validate()
+        except ValueError as e:
+            raise ValueError(f"{name} preset: {e}") from None
     if any(game in p.budgets for p in PRESETS):
         raise ValueError(f"{game}: its preset budgets are registered already")
     for name, budget in budgets.items():

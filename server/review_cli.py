@@ -23,7 +23,6 @@ does not have.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import importlib
 import json
 import sys
@@ -144,7 +143,7 @@ def review(args: argparse.Namespace) -> int:
     else:
         budget = BY_NAME[args.preset].budget(game.name)
         limits = SearchLimits(iterations=budget.iterations)
-        config = dataclasses.replace(config, **dict(budget.settings))
+        config = config.with_settings(dict(budget.settings))
     reviews = list(
         review_game(
             record,

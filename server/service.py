@@ -20,7 +20,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 
 import grpc
 
@@ -98,7 +98,7 @@ class _Plan:
     time_s: float
     seed: int
     max_candidates: int
-    search_config: SearchConfig  # the server's in the default game, the game's defaults else
+    search_config: SearchConfig  # the game's defaults with the server's and the preset's settings
     # A bot ticket's call: the full state its move is played on, and its game.
     bot_game: tuple[Position, _Unsealed] | None = None
     preset: str = ""  # the metrics' name of its budget (council.server.metrics.preset_label)
@@ -395,15 +395,11 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
         if request.max_candidates < 0:
             raise invalid([("max_candidates", "must be >= 0")])
         view = state if state.is_view else state.view(seat)
-        # The server's search settings are the default game's; each other game has its own
-        # (council.mcts.games). The preset that sets the budget may tune them
-        # (presets.Budget.settings).
-        config = (
-            self.config.search_config if game_of(view) is default_game() else default_config(view)
+        # Each game's search defaults (council.mcts.games) with the server's search settings
+        # (every game's), tuned by the preset that sets the budget (presets.Budget.settings).
+        config = cfg.game_search_config(game).with_settings(
+            presets.search_settings(limits, cfg.default_preset, game)
         )
-        settings = presets.search_settings(limits, cfg.default_preset, game)
-        if settings:
-            config = replace(config, **settings)
         preset = preset_label(limits, cfg.default_preset)
         return _Plan(
             view,
@@ -932,14 +928,9 @@ def _bot_player(plan: _Plan, timed: bool) -> rpb.RecordedPlayer:
     options = [f"iterations={'none' if plan.iterations is None else plan.iterations}"]
     if timed:
         options.append(f"time_s={plan.time_s:g}")
-    base, used = default_config(plan.view), plan.search_config
-    for f in fields(used):  # the settings that differ from the game's defaults
-        value = getattr(used, f.name)
-        if f.name == "kind_weights":
-            defaults = dict(base.kind_weights)
-            options += [f"kind_{k}={v}" for k, v in value if defaults.get(k) != v]
-        elif value != getattr(base, f.name):
-            options.append(f"{f.name}={value}")
+    # the settings that differ from the game's defaults
+    changed = plan.search_config.changes_from(default_config(plan.view))
+    options += [f"{name}={value}" for name, value in changed.items()]
     name = f"{BOT_NAME} ({plan.preset})"
     return rpb.RecordedPlayer(seat=plan.seat, name=name, agent="ismcts:" + ",".join(options))
 

@@ -1,5 +1,6 @@
-"""Fixed-seed searches of both games whose results must not change when the search's code
-moves (issue 28, item 2: the games' knowledge behind ``_games.pxd``).
+"""Fixed-seed searches of every game whose results must not change when the search's code
+moves (issue 28, item 2: the games' knowledge behind ``_games.pxd``; issue 39: the search
+compiled once per game).
 
 ``results()`` runs every case and returns its figures (root visits, mean rewards, win
 chances, margins, the principal variation, the tree's size; the heuristic evaluation and
@@ -18,13 +19,18 @@ import sys
 from dataclasses import replace
 
 from council.engine import GameConfig, State, TheCouncilState
+from council.engine._kuhn_poker import KuhnPokerState
+from council.engine._leduc_poker import LeducPokerState
 from council.mcts import _search
 from council.mcts._the_council_search import the_council_policy_action
 from council.mcts.agents import PIMCAgent, parse_agent
+from council.mcts.council_of_four_settings import V1_CONFIG
+from council.mcts.kuhn_poker_agents import KUHN_POKER_CONFIG, KUHN_POKER_V3_CONFIG
+from council.mcts.leduc_poker_agents import LEDUC_POKER_CONFIG
 from council.mcts.search import (
-    V1_CONFIG,
     SearchConfig,
     SearchLimits,
+    game_config,
     search,
     search_full_state,
 )
@@ -62,6 +68,27 @@ def tc(players: int, actions: int, seed: int) -> TheCouncilState:
     return played(TheCouncilState.new_game(players, seed=seed), actions, seed)
 
 
+def betting(start, actions: int, seed: int):
+    """A poker position: `start` after `actions` seeded random legal actions (a poker
+    decision has two or three)."""
+    state = start.clone()
+    rng = random.Random(seed)
+    for _ in range(actions):
+        state.apply(rng.choice(state.legal_actions()))
+    assert not state.is_terminal()
+    return state
+
+
+def kp(actions: int, seed: int) -> KuhnPokerState:
+    """A position of Kuhn poker."""
+    return betting(KuhnPokerState.new_game(seed=seed), actions, seed)
+
+
+def ld(actions: int, seed: int) -> LeducPokerState:
+    """A position of Leduc poker."""
+    return betting(LeducPokerState.new_game(seed=seed), actions, seed)
+
+
 def figures(result) -> dict:
     return {
         "action": result.action,
@@ -78,12 +105,10 @@ def figures(result) -> dict:
 
 V1 = V1_CONFIG
 TC = THE_COUNCIL_CONFIG
-LEARNED = SearchConfig()
-HEURISTIC_PUCT = SearchConfig(evaluator="heuristic")
-KIND_WEIGHTS = replace(
-    V1, kind_weights=dict(V1.kind_weights, build_permit=2.0, pay=3.0), pay_decay=0.6
-)
-LEARNED_UCB = SearchConfig(policy="none")
+LEARNED = game_config(SearchConfig(), "council-of-four")
+HEURISTIC_PUCT = game_config(SearchConfig(evaluator="heuristic"), "council-of-four")
+KIND_WEIGHTS = V1.with_settings({"kind_build_permit": 2.0, "kind_pay": 3.0, "pay_decay": 0.6})
+LEARNED_UCB = game_config(SearchConfig(policy="none"), "council-of-four")
 
 # (name, position, config, iterations, threads): information-set searches from the view of
 # the seat to move.
@@ -92,27 +117,33 @@ COUNCIL_OF_FOUR_CASES = [
     ("cof3 midgame learned", cof(3, 40, 2), LEARNED, 400, 1),
     ("cof4 midgame learned", cof(4, 60, 3), LEARNED, 400, 1),
     ("cof4 late learned", cof(4, 200, 4), LEARNED, 300, 1),
-    ("cof3 redeals", cof(3, 40, 2), replace(LEARNED, leaf_redeals=4), 150, 1),
-    ("cof4 redeals", cof(4, 60, 5), replace(LEARNED, leaf_redeals=2), 150, 1),
-    ("cof2 tree payments", cof(2, 30, 6), replace(LEARNED, tree_payments=1), 400, 1),
-    ("cof4 tree payments", cof(4, 80, 7), replace(LEARNED, tree_payments=1), 400, 1),
+    ("cof3 redeals", cof(3, 40, 2), LEARNED.with_settings({"leaf_redeals": 4}), 150, 1),
+    ("cof4 redeals", cof(4, 60, 5), LEARNED.with_settings({"leaf_redeals": 2}), 150, 1),
+    ("cof2 tree payments", cof(2, 30, 6), LEARNED.with_settings({"tree_payments": 1}), 400, 1),
+    ("cof4 tree payments", cof(4, 80, 7), LEARNED.with_settings({"tree_payments": 1}), 400, 1),
     ("cof3 learned ucb", cof(3, 40, 2), LEARNED_UCB, 400, 1),
     ("cof3 learned ucb no tree payments", cof(3, 50, 8), LEARNED_UCB, 400, 1),
     ("cof4 heuristic puct", cof(4, 60, 3), HEURISTIC_PUCT, 400, 1),
     ("cof2 v1", cof(2, 30, 6), V1, 600, 1),
     ("cof4 v1", cof(4, 60, 3), V1, 600, 1),
-    ("cof3 v1 no tree payments", cof(3, 50, 8), replace(V1, tree_payments=0), 600, 1),
-    ("cof4 v1 uniform", cof(4, 60, 3), replace(V1, uniform_rollout=1), 500, 1),
-    ("cof3 v1 to the end", cof(3, 150, 9), replace(V1, rollout_actions=-1), 60, 1),
-    ("cof4 margin", cof(4, 60, 3), replace(LEARNED, margin_weight=0.4), 300, 1),
+    ("cof3 v1 no tree payments", cof(3, 50, 8), V1.with_settings({"tree_payments": 0}), 600, 1),
+    ("cof4 v1 uniform", cof(4, 60, 3), V1.with_settings({"uniform_rollout": 1}), 500, 1),
+    ("cof3 v1 to the end", cof(3, 150, 9), V1.with_settings({"rollout_actions": -1}), 60, 1),
+    ("cof4 margin", cof(4, 60, 3), LEARNED.with_settings({"margin_weight": 0.4}), 300, 1),
     (
         "cof3 finish off",
         cof(3, 40, 2),
-        replace(LEARNED, finish_decisions=0, rollout_actions=3),
+        LEARNED.with_settings({"finish_decisions": 0, "rollout_actions": 3}),
         300,
         1,
     ),
-    ("cof4 fpu", cof(4, 60, 3), replace(LEARNED, fpu_reduction=0.3, c_puct=1.5), 300, 1),
+    (
+        "cof4 fpu",
+        cof(4, 60, 3),
+        LEARNED.with_settings({"fpu_reduction": 0.3, "c_puct": 1.5}),
+        300,
+        1,
+    ),
     ("cof2 kind weights", cof(2, 30, 6), KIND_WEIGHTS, 500, 1),
     ("cof3 two threads", cof(3, 40, 2), LEARNED, 400, 2),
     ("cof2 paying learned", paying(2, 11), LEARNED, 300, 1),
@@ -126,24 +157,38 @@ THE_COUNCIL_CASES = [
     ("tc4 bid", tc(4, 30, 22), TC, 500, 1),
     ("tc5 reveal or bid", tc(5, 60, 23), TC, 500, 1),
     ("tc4 late", tc(4, 120, 24), TC, 500, 1),
-    ("tc4 tree secrets", tc(4, 30, 22), replace(TC, tree_secrets=1), 500, 1),
-    ("tc3 tree secrets draft", tc(3, 2, 21), replace(TC, tree_secrets=1), 500, 1),
-    ("tc4 uniform", tc(4, 30, 22), replace(TC, uniform_rollout=1), 400, 1),
-    ("tc5 to the end", tc(5, 60, 23), replace(TC, rollout_actions=-1), 100, 1),
+    ("tc4 tree secrets", tc(4, 30, 22), TC.with_settings({"tree_secrets": 1}), 500, 1),
+    ("tc3 tree secrets draft", tc(3, 2, 21), TC.with_settings({"tree_secrets": 1}), 500, 1),
+    ("tc4 uniform", tc(4, 30, 22), TC.with_settings({"uniform_rollout": 1}), 400, 1),
+    ("tc5 to the end", tc(5, 60, 23), TC.with_settings({"rollout_actions": -1}), 100, 1),
     (
         "tc4 margin",
         tc(4, 30, 22),
-        replace(TC, margin_weight=0.3, margin_scale=3.0, temperature=1.5),
+        TC.with_settings({"margin_weight": 0.3, "margin_scale": 3.0, "temperature": 1.5}),
         400,
         1,
     ),
     ("tc3 two threads", tc(3, 40, 25), TC, 400, 2),
 ]
 
+# Kuhn and Leduc poker: from the start of the hand with Smooth UCT and sampled play (the
+# game's defaults), and over the view (strong-v3's).
+POKER_CASES = [
+    ("kp opening hand", kp(0, 31), KUHN_POKER_CONFIG, 300, 1),
+    ("kp after a bet hand", kp(1, 32), KUHN_POKER_CONFIG, 300, 1),
+    ("kp opening view", kp(0, 31), KUHN_POKER_V3_CONFIG, 300, 1),
+    ("kp focused", kp(1, 33), replace(KUHN_POKER_CONFIG, hand_focus=0.5), 300, 1),
+    ("ld opening", ld(0, 41), LEDUC_POKER_CONFIG, 500, 1),
+    ("ld after three actions", ld(3, 42), LEDUC_POKER_CONFIG, 500, 1),
+    ("ld two threads", ld(1, 43), LEDUC_POKER_CONFIG, 400, 2),
+    ("ld smooth", ld(2, 44), replace(LEDUC_POKER_CONFIG, smooth_eta=0.9), 400, 1),
+]
+
 
 def results() -> dict:
     out: dict[str, object] = {}
-    for name, state, config, iterations, threads in COUNCIL_OF_FOUR_CASES + THE_COUNCIL_CASES:
+    cases = COUNCIL_OF_FOUR_CASES + THE_COUNCIL_CASES + POKER_CASES
+    for name, state, config, iterations, threads in cases:
         limits = SearchLimits(iterations=iterations, threads=threads)
         if name == "cof3 small tree":
             limits = replace(limits, max_nodes=120)
@@ -155,6 +200,8 @@ def results() -> dict:
         ("cof4 full v1", cof(4, 60, 3), V1_CONFIG),
         ("tc4 full", tc(4, 30, 22), THE_COUNCIL_CONFIG),
         ("tc5 full draft", tc(5, 3, 26), THE_COUNCIL_CONFIG),
+        ("kp full", kp(1, 34), KUHN_POKER_V3_CONFIG),
+        ("ld full", ld(2, 45), LEDUC_POKER_CONFIG),
     ]:
         out[name] = figures(search_full_state(state, SearchLimits(iterations=300), config, seed=3))
     for name, game, state in [
@@ -183,7 +230,10 @@ def results() -> dict:
     policy = []
     for players, actions, seed in [(3, 2, 21), (4, 30, 22), (5, 60, 23), (4, 120, 24)]:
         state = tc(players, actions, seed)
-        for config in (THE_COUNCIL_CONFIG, replace(THE_COUNCIL_CONFIG, uniform_rollout=1)):
+        for config in (
+            THE_COUNCIL_CONFIG,
+            THE_COUNCIL_CONFIG.with_settings({"uniform_rollout": 1}),
+        ):
             params = config.params()
             policy.append([the_council_policy_action(state, s, params) for s in range(20)])
             view = state.view(state.current_player)

@@ -179,7 +179,7 @@ def test_council_of_four_s_strong_preset_still_searches_as_strong_v3():
 
     view = State.new_game(GameConfig(players=2), seed=6).view(0)
     budget = BY_NAME["strong"].budget("council-of-four")
-    preset = replace(SearchConfig(), **dict(budget.settings))
+    preset = SearchConfig().with_settings(dict(budget.settings))
     result = parse_agent("strong-v3", "council-of-four").analyse(view, seed=2)
     again = search(view, SearchLimits(iterations=budget.iterations), preset, seed=2)
     assert result == replace(again, elapsed_s=result.elapsed_s)

@@ -8,13 +8,20 @@ from dataclasses import replace
 import pytest
 
 from council.engine import Decision, GameConfig, State
+from council.mcts.council_of_four_settings import CouncilOfFourSettings
 from council.mcts.search import (
     SearchConfig,
     SearchLimits,
     StopFlag,
+    game_config,
     search,
     search_full_state,
 )
+
+
+def cof_config(**settings) -> SearchConfig:
+    """Council of Four's default search with `settings` (the search's own or the game's)."""
+    return game_config(None, "council-of-four").with_settings(settings)
 
 
 def midgame(players=4, seed=0, actions=60):
@@ -301,12 +308,12 @@ def test_payments_below_the_root_are_not_tree_nodes_by_default(seed):
     view = state.view(state.current_player)
     limits = SearchLimits(iterations=2000)
     default = search(view, limits, seed=1)
-    searched = search(view, limits, SearchConfig(tree_payments=1), seed=1)
+    searched = search(view, limits, cof_config(tree_payments=1), seed=1)
     # The opening's lines acquire permits, which are paid for: searched as nodes they show
     # up in the most visited line; by default the prior's payment is made without a node.
     assert "PAY" in _kinds(searched.principal_variation)
     assert "PAY" not in _kinds(default.principal_variation)
-    assert SearchConfig().tree_payments == 0
+    assert CouncilOfFourSettings().tree_payments == 0
 
 
 def test_a_payment_at_the_root_is_still_searched():
@@ -321,26 +328,26 @@ def test_a_payment_at_the_root_is_still_searched():
 def test_tree_payments_must_be_0_or_1():
     view = midgame(seed=1).view(midgame(seed=1).current_player)
     with pytest.raises(ValueError, match="tree_payments"):
-        search(view, SearchLimits(iterations=5), SearchConfig(tree_payments=2))
+        search(view, SearchLimits(iterations=5), cof_config(tree_payments=2))
 
 
 def test_leaf_redeals_values_leaves_over_fresh_deals_of_the_hidden_cards():
     state = midgame(players=2, seed=4)
     view = state.view(state.current_player)
     limits = SearchLimits(iterations=600)
-    redealt = search(view, limits, SearchConfig(leaf_redeals=4), seed=5)
-    assert search(view, limits, SearchConfig(leaf_redeals=4), seed=5).candidates == (
+    redealt = search(view, limits, cof_config(leaf_redeals=4), seed=5)
+    assert search(view, limits, cof_config(leaf_redeals=4), seed=5).candidates == (
         redealt.candidates
     )
     # The leaves are valued otherwise, so the statistics differ from the sampled world's.
     assert search(view, limits, seed=5).candidates != redealt.candidates
     assert redealt.action in state.legal_actions()
-    assert SearchConfig().leaf_redeals == 0
+    assert CouncilOfFourSettings().leaf_redeals == 0
 
 
 @pytest.mark.parametrize(
     "config",
-    [SearchConfig(evaluator="heuristic", policy="none"), SearchConfig(rollout_actions=-1)],
+    [cof_config(evaluator="heuristic", policy="none"), cof_config(rollout_actions=-1)],
 )
 def test_leaf_redeals_change_nothing_where_no_learned_value_is_read(config):
     # A heuristic leaf, or a rollout to the end of the game, has no learned value to average.
@@ -348,16 +355,15 @@ def test_leaf_redeals_change_nothing_where_no_learned_value_is_read(config):
     view = state.view(state.current_player)
     limits = SearchLimits(iterations=300)
     plain = search(view, limits, config, seed=2)
-    assert search(view, limits, replace(config, leaf_redeals=4), seed=2).candidates == (
-        plain.candidates
-    )
+    redealt = config.with_settings({"leaf_redeals": 4})
+    assert search(view, limits, redealt, seed=2).candidates == (plain.candidates)
 
 
 def test_leaf_redeals_do_nothing_in_a_search_that_sees_every_card():
     state = midgame(players=2, seed=7)
     limits = SearchLimits(iterations=300)
     plain = search_full_state(state, limits, seed=3)
-    redealt = search_full_state(state, limits, SearchConfig(leaf_redeals=4), seed=3)
+    redealt = search_full_state(state, limits, cof_config(leaf_redeals=4), seed=3)
     assert redealt.candidates == plain.candidates
 
 
@@ -365,4 +371,4 @@ def test_leaf_redeals_do_nothing_in_a_search_that_sees_every_card():
 def test_leaf_redeals_must_be_an_integer_in_range(redeals):
     view = midgame(seed=1).view(midgame(seed=1).current_player)
     with pytest.raises(ValueError, match="leaf_redeals"):
-        search(view, SearchLimits(iterations=5), SearchConfig(leaf_redeals=redeals))
+        search(view, SearchLimits(iterations=5), cof_config(leaf_redeals=redeals))

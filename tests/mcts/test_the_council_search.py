@@ -23,6 +23,7 @@ from council.engine import GameConfig, TheCouncilConfig, TheCouncilState
 from council.mcts._the_council_search import the_council_policy_action
 from council.mcts.agents import ISMCTSAgent, RandomAgent
 from council.mcts.arena import play_game
+from council.mcts.council_of_four_settings import CouncilOfFourSettings
 from council.mcts.search import (
     SearchConfig,
     SearchLimits,
@@ -30,7 +31,7 @@ from council.mcts.search import (
     search,
     search_full_state,
 )
-from council.mcts.the_council_agents import THE_COUNCIL_CONFIG
+from council.mcts.the_council_agents import THE_COUNCIL_CONFIG, TheCouncilSettings
 
 
 def positions(players: int):
@@ -73,7 +74,9 @@ def test_root_parallel_trees_sum_their_iterations():
 
 def test_the_default_config_follows_the_game():
     assert default_config(TheCouncilState.new_game(3)) == THE_COUNCIL_CONFIG
-    assert default_config(GameConfig(players=2).new_game()) == SearchConfig()
+    assert default_config(GameConfig(players=2).new_game()) == SearchConfig(
+        game=CouncilOfFourSettings()
+    )
     assert THE_COUNCIL_CONFIG.evaluator == "heuristic" and THE_COUNCIL_CONFIG.policy == "none"
 
 
@@ -174,15 +177,19 @@ def test_secret_choices_below_the_root_are_not_tree_nodes_by_default(players):
         view = state.view(state.current_player)
         limits = SearchLimits(iterations=1500)
         default = search(view, limits, seed=2)
-        searched = search(view, limits, SearchConfig(**{**PARAMS, "tree_secrets": 1}), seed=2)
+        searched = search(
+            view, limits, THE_COUNCIL_CONFIG.with_settings({"tree_secrets": 1}), seed=2
+        )
         assert not any(_secret(a) for a in default.principal_variation[1:])
         found_searched |= any(_secret(a) for a in searched.principal_variation[1:])
     # With tree_secrets=1 the lines do go through other seats' picks and reveals.
     assert found_searched
-    assert THE_COUNCIL_CONFIG.tree_secrets == 0
+    assert TheCouncilSettings().tree_secrets == 0
 
 
 def test_tree_secrets_must_be_0_or_1():
     view = TheCouncilState.new_game(4, seed=1).view(0)
     with pytest.raises(ValueError, match="tree_secrets"):
-        search(view, SearchLimits(iterations=5), SearchConfig(**{**PARAMS, "tree_secrets": 2}))
+        search(
+            view, SearchLimits(iterations=5), THE_COUNCIL_CONFIG.with_settings({"tree_secrets": 2})
+        )

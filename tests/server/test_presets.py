@@ -9,7 +9,7 @@ import pytest
 from google.protobuf import duration_pb2
 
 from council.engine.games import all_games
-from council.mcts.search import SearchConfig
+from council.mcts.search import game_config
 from council.server import presets
 from council.server.errors import RpcError
 from council.v1 import game_pb2 as pb
@@ -83,6 +83,15 @@ def test_preset_value_and_search_limits():
     )
 
 
+def test_a_preset_s_setting_the_game_lacks_is_refused_naming_both():
+    budgets = {
+        name: presets.Budget(10, "", "", (("tree_payments", 1),)) for name in presets.BY_NAME
+    }
+    with pytest.raises(ValueError, match="kuhn-poker: unknown search setting 'tree_payments'"):
+        presets.register_budgets("kuhn-poker", budgets)
+    assert presets.BY_NAME["beginner"].budget("kuhn-poker").settings == (("hand_focus", 0.5),)
+
+
 def test_the_preset_that_sets_the_budget_brings_its_search_settings():
     settings = presets.search_settings
     strong = pb.STRENGTH_PRESET_STRONG
@@ -95,7 +104,7 @@ def test_the_preset_that_sets_the_budget_brings_its_search_settings():
     # Explicit limits alone keep the server's settings; so does The Council's strong.
     assert settings(pb.SearchLimits(iterations=5000), "strong") == {}
     assert settings(pb.SearchLimits(preset=strong), "casual", pb.GAME_THE_COUNCIL) == {}
-    # Every preset's settings name SearchConfig fields with valid values.
+    # Every preset's settings name its game's search settings, with valid values.
     for p in presets.PRESETS:
-        for b in p.budgets.values():
-            SearchConfig(**dict(b.settings)).validate()
+        for game, b in p.budgets.items():
+            game_config(None, game).with_settings(dict(b.settings)).validate()

@@ -263,7 +263,7 @@ def test_a_preset_searches_with_its_own_settings(stub):
     view = state.view(state.current_player)
     strong = presets.BY_NAME["strong"].budget()
     limits = SearchLimits(iterations=strong.iterations)
-    tuned = search(view, limits, SearchConfig(**dict(strong.settings)), seed=5)
+    tuned = search(view, limits, SearchConfig().with_settings(dict(strong.settings)), seed=5)
     plain = search(view, limits, seed=5)
     response = stub.RecommendAction(
         spb.RecommendActionRequest(
