@@ -311,6 +311,7 @@ def test_a_games_review_thresholds_are_the_three_labels_rising(thresholds) -> No
         register_search(
             "kuhn-poker-copy",
             config=search_game("kuhn-poker").config,
+            settings=search_game("kuhn-poker").settings,
             agents={},
             table_size=2,
             review_thresholds=thresholds,
