@@ -26,7 +26,6 @@ from server_helpers import finished, played, to_proto, violations
 from test_http import bad_request
 
 from council.engine import _the_council as tc
-from council.engine.games import all_games
 from council.v1 import service_pb2 as spb
 
 HERE = Path(__file__).resolve().parent
@@ -127,38 +126,6 @@ def test_the_pages_modules_are_served_as_modules(http_server):
             200,
             "text/css; charset=utf-8",
         )
-
-
-def _spellings(name: str, display_name: str) -> set[str]:
-    """A game's names as code or text may write them: "council-of-four", council_of_four,
-    councilOfFour, COUNCIL_OF_FOUR, "Council of Four", "council of four"."""
-    words = name.split("-")
-    camel = words[0] + "".join(w.title() for w in words[1:])
-    return {name, "_".join(words), camel, display_name.lower()}
-
-
-def test_no_game_is_named_in_the_pages_shell():
-    """The page's shell (server/web/ but games/) names no game, in its code, its words or its
-    comments: each game's part of the page is its view module in server/web/games/,
-    registered in one place, games/index.js (the one file of the page that names them all).
-    A game's name in a shell file fails here, with the file and the line."""
-    names = set()
-    for game in all_games():
-        names |= _spellings(game.name, game.display_name)
-    found = []
-    for path in sorted(WEB.rglob("*")):
-        if path.suffix not in (".js", ".css", ".html") or path.parent.name == "games":
-            continue
-        for number, line in enumerate(path.read_text().splitlines(), 1):
-            named = sorted(n for n in names if n.lower() in line.lower())
-            if named:
-                found.append(f"{path.relative_to(WEB)}:{number}: {', '.join(named)}")
-    assert found == [], "a game named in the page's shell (put it in its view, server/web/games/)"
-    # ...and the registration point does name every game, each with its view module.
-    registry = (WEB / "games" / "index.js").read_text()
-    for game in all_games():
-        assert f'"{game.name}":' in registry
-        assert (WEB / "games" / f"{game.name.replace('-', '_')}.js").is_file()
 
 
 def test_the_pages_card_facts_are_the_engines(http_server):
