@@ -101,7 +101,8 @@ test: build lint debug-build browser nginx redis
 		tests/engine/test_random_play.py tests/engine/test_sampling.py \
 		tests/engine/test_the_council_play.py tests/engine/test_the_council_rules.py \
 		tests/engine/test_the_council_schema.py tests/mcts/test_the_council_search.py \
-		tests/mcts/test_search_golden.py tests/games
+		tests/mcts/test_search_golden.py tests/games \
+		tests/engine/test_a_war_of_whispers_play.py tests/engine/test_a_war_of_whispers_rules.py
 
 bench: build
 	$(PY) bench/engine.py
