@@ -57,6 +57,10 @@ await withPage(base, async (page, seen) => {
   seen.firstLog = await page.locator("#log li").first().textContent();
   await page.locator("#undo-button:enabled").click();
   await page.locator(BUTTONS).first().waitFor();
+  // (Undo is answered after the bots' replies it takes back: the board is the opening's once
+  // it is drawn again, not at the first button seen, which may be the old board's.)
+  await page.waitForFunction((html) => document.getElementById("board").innerHTML === html,
+    opening, { timeout: 10_000, polling: 50 }).catch(() => {});
   seen.undoSameBoard = (await board()) === opening;
   seen.undoLogLines = await page.locator("#log li").count();
   await page.locator(BUTTONS).first().click();
