@@ -276,7 +276,8 @@ def test_sigterm_mid_load_loses_no_call_and_the_draining_replica_is_taken_out(cl
     assert {kind for kind, *_ in calls if kind} == {"grpc", "connect"}
     # Taken out: once it drains, the replica starts no search (those it answers after the
     # signal were running or queued there before); nginx sends no call to it once it closed.
-    late = [call for call in calls if call[1] > stopped + 0.05 and call[3] == 0]
+    # (Half a second for the signal to reach its handler: 50 ms once missed on a loaded machine.)
+    late = [call for call in calls if call[1] > stopped + 0.5 and call[3] == 0]
     assert not late, late[:5]
     assert all(call[3] == 1 for call in calls if call[1] > exited)
     assert c.nginx is not None
