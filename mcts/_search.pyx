@@ -404,7 +404,7 @@ cdef class Tree:
             # hands); past the viewer's position it updates the viewer's choices only, so
             # that the others' play stays learnt from hands dealt without its cards.
             focus = True
-            any_determinize(game, &st, next_random(&self.rng))
+            any_determinize(game, &self.E, &st, next_random(&self.rng))
         else:
             any_deal_all(game, &st, next_random(&self.rng))
         while not any_game_over(game, &st) and depth < MAX_PATH:
@@ -525,7 +525,7 @@ cdef class Tree:
         cdef Node* nd
         cdef Params* P = &self.P
         if self.mode == MODE_INFOSET:
-            any_determinize(game, &st, next_random(&self.rng))
+            any_determinize(game, &self.E, &st, next_random(&self.rng))
         else:
             any_rng(game, &st)[0] = next_random(&self.rng)
         # Selection and expansion.

@@ -85,6 +85,14 @@ class SearchConfig:
     # The Council: 1: secret choices (picks, reveals) below the root are searched; 0: the
     # cheap policy's
     tree_secrets: int = 0
+    # The Council: 1: each determinization is weighted by the others' actions under an
+    # opponent model (the cheap policy): `belief_samples` deals drawn, one kept by how
+    # likely it makes the others' picks this hand; their secret choices drawn from the
+    # model; every chance mixed with a uniform one at `belief_floor` (> 0: no deal the
+    # view allows is excluded)
+    beliefs: int = 0
+    belief_samples: int = 8
+    belief_floor: float = 0.1
     rollout_actions: int = 0  # rollout length after the tree; -1 plays to the end
     finish_decisions: int = 1  # 1: the rollout also finishes a pending payment or bonus choice
     uniform_rollout: int = 0  # 1: uniformly random rollouts (for comparison)
@@ -142,9 +150,13 @@ class SearchConfig:
             raise ValueError(f"c_puct: must be >= 0, got {self.c_puct}")
         if not self.c_uct >= 0:
             raise ValueError(f"c_uct: must be >= 0, got {self.c_uct}")
-        for name in ("tree_payments", "tree_secrets"):
+        for name in ("tree_payments", "tree_secrets", "beliefs"):
             if getattr(self, name) not in (0, 1):
                 raise ValueError(f"{name}: must be 0 or 1, got {getattr(self, name)}")
+        if not (isinstance(self.belief_samples, int) and self.belief_samples >= 1):
+            raise ValueError(f"belief_samples: must be an integer >= 1, got {self.belief_samples}")
+        if not 0 < self.belief_floor <= 1:
+            raise ValueError(f"belief_floor: must be in (0, 1], got {self.belief_floor}")
         most = _evaluation.MAX_LEAF_REDEALS
         if not (isinstance(self.leaf_redeals, int) and 0 <= self.leaf_redeals <= most):
             raise ValueError(

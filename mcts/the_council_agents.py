@@ -78,6 +78,7 @@ STRONG_V3["the-council"] = (
         search_root="view",
         smooth_eta=0.0,
         play="most_visited",
+        beliefs=0,
     ),
     10000,
 )
