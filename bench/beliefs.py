@@ -11,20 +11,25 @@ bid (their secret reveals drawn from the model).
 
     python bench/beliefs.py [--seconds 1] [--repeats 3]
 
-The matches that measure what beliefs are worth are ``council-ai arena`` runs; their
-commands and figures are in docs/results.md (section "Beliefs: The Council").
+The matches that measure what beliefs are worth are ``council-ai arena --json`` runs (their
+commands and figures in docs/results.md, "Beliefs: The Council"); ``--combine LABEL
+RUN.json ...`` pools one agent's figures over such runs: games, win rate (Wilson interval),
+beats others with its 95% normal interval over seats (each run's variance recovered from
+its printed interval, the runs' sums of squares pooled).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import platform
 import statistics
 import sys
 from dataclasses import replace
 
 from council.engine import TheCouncilState
+from council.mcts.arena import wilson_interval
 from council.mcts.search import SearchLimits, search
 from council.mcts.the_council_agents import THE_COUNCIL_CONFIG
 
@@ -48,11 +53,54 @@ def rate(view: TheCouncilState, seconds: float, seed: int, beliefs: int) -> floa
     return result.iterations / result.elapsed_s
 
 
+def combine(label: str, paths: list[str]) -> dict:
+    """One agent's figures pooled over arena JSON runs (see the module's doc)."""
+    runs = []
+    for path in paths:
+        with open(path) as f:
+            report = json.load(f)
+        agent = report["agents"][label]
+        n = agent["seats_played"]
+        low, high = agent["beats_others_95ci"]
+        runs.append(
+            {
+                "file": path,
+                "games": report["games"],
+                "seats": n,
+                "wins": agent["wins"],
+                "beats_others": agent["beats_others"],
+                "variance": ((high - low) / 2 / 1.96) ** 2 * n,
+            }
+        )
+    n = sum(r["seats"] for r in runs)
+    wins = sum(r["wins"] for r in runs)
+    mean = sum(r["beats_others"] * r["seats"] for r in runs) / n
+    squares = sum(
+        (r["seats"] - 1) * r["variance"] + r["seats"] * (r["beats_others"] - mean) ** 2
+        for r in runs
+    )
+    half = 1.96 * math.sqrt(squares / (n - 1) / n)
+    low, high = wilson_interval(wins, n)
+    return {
+        "agent": label,
+        "seats_played": n,
+        "win_rate": round(wins / n, 4),
+        "win_rate_95ci": [round(low, 4), round(high, 4)],
+        "beats_others": round(mean, 4),
+        "beats_others_95ci": [round(mean - half, 4), round(mean + half, 4)],
+        "runs": [{k: v for k, v in r.items() if k != "variance"} for r in runs],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="per measurement")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--combine", nargs="+", metavar=("LABEL", "RUN"))
     args = parser.parse_args(argv)
+    if args.combine:
+        print(json.dumps(combine(args.combine[0], args.combine[1:]), indent=1))
+        return 0
     out: dict = {
         "what": __doc__.split("\n\n")[1].replace("\n", " "),
         "command": "python bench/beliefs.py " + " ".join(sys.argv[1:]),
