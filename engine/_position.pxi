@@ -1,5 +1,5 @@
 # The wrapper methods every position class shares (council.engine.position.Position),
-# written once and included by each game's core (_core.pyx, _the_council.pyx).
+# written once and included by each game's core (engine/_<game>.pyx).
 #
 # Cython allows no include inside a class body, so this file defines the methods as
 # module-level functions, and the class body binds them by name (``clone =
@@ -147,7 +147,7 @@ def _position_reseed(_Position self, seed):
 @cython.embedsignature(False)
 def _position_scores(_Position self):
     """Each seat's score: final once the game is over (before that, the game's own
-    running score: Council of Four's provisional VP, RULINGS 17; zeros in The Council)."""
+    running score, or zeros where it keeps none)."""
     return [_score(&self.s, p) for p in range(self.s.n_players)]
 
 

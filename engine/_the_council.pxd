@@ -110,6 +110,11 @@ ctypedef struct TCState:
     int16_t traitors[TC_MAX_PLAYERS]
     int8_t low_card[TC_MAX_PLAYERS]   # lowest rank revealed in the last event (TC_NO_CARD)
     int16_t score[TC_MAX_PLAYERS]     # set when the game ends
+    # The card each seat picked in each draft round of this hand, public once the round's
+    # picks are revealed (TC5): the history of the others' actions that a search's beliefs
+    # read (mcts/_the_council_search.pxd). -1: not picked yet, or not known (a position read
+    # from a message written without it).
+    int8_t draft_picks[TC_MAX_PLAYERS][TC_DRAFT_ROUNDS]
 
 
 # Card tables, filled from engine/data/decktet.json.

@@ -146,6 +146,8 @@ cdef void deal_hand(TCState* s) noexcept nogil:
     for k in range(TC_MAX_PLAYERS):
         s.pack_n[k] = 0
         s.pack_seen[k] = 0
+        for _i in range(TC_DRAFT_ROUNDS):
+            s.draft_picks[k][_i] = -1
     for k in range(s.n_players):
         for _i in range(TC_DEAL):
             s.deck_n -= 1
@@ -186,6 +188,7 @@ cdef void end_draft_round(TCState* s, Trace* t) noexcept nogil:
             seat = pack_holder(s, k)
             s.card_pending[c] = 0
             s.card_loc[c] = LOC_DRAFTED + seat
+            s.draft_picks[seat][s.draft_round] = c
             s.pack_n[k] -= 1
             emit(t, TE_DRAFT, seat, c, 0, 0, 0)
             for x in range(TC_N_SUITS):

@@ -1,11 +1,10 @@
 """The contract every game's position meets: ``Position``.
 
-A position is a full state of one game, or one seat's view of it (``is_view``): Council
-of Four's ``State`` and The Council's ``TheCouncilState`` both meet it with the same
-methods, so code above the engine (the service, the CLI, the arena, the ladder) can hold
-either without asking which. The wrapper methods the two share are written once, in
-``engine/_position.pxi``; what is a game's own (its rules, its action text, its
-consistency checks) each class supplies.
+A position is a full state of one game, or one seat's view of it (``is_view``): every
+game's position class meets it with the same methods, so code above the engine (the
+service, the CLI, the arena, the ladder) can hold any without asking which. The wrapper
+methods they share are written once, in ``engine/_position.pxi``; what is a game's own
+(its rules, its action text, its consistency checks) each class supplies.
 
 >>> from council.engine import GameConfig, Position, State, TheCouncilConfig, TheCouncilState
 >>> positions = [State.new_game(GameConfig(players=3), seed=1),
@@ -61,8 +60,8 @@ class Position(Protocol):
     def is_view(self) -> bool: ...
     @property
     def decision_name(self) -> str:
-        """The name of the decision to take now: Council of Four's ``'turn'``, a pending
-        decision's name or ``'game_over'``; The Council's phase (``'over'`` at the end)."""
+        """The name of the decision to take now, in the game's own words (a turn, a pending
+        decision's name, a phase; at the end ``'game_over'`` or ``'over'``)."""
         ...
 
     @property

@@ -141,6 +141,9 @@ def write(state: TheCouncilState) -> pb.GameState:
     tc.spent.extend(_names(at.get(LOC_SPENT, [])))
     tc.unknown_cards = len(at.get(LOC_UNKNOWN, []))
     tc.action_count = raw["action_count"]
+    picks = [raw["draft_picks"][p][r] for r in range(raw["draft_round"]) for p in range(n)]
+    if all(c >= 0 for c in picks):
+        tc.draft_picks.extend(_names(picks))
     return msg
 
 
@@ -259,7 +262,25 @@ class _Reader:
             self.bad(f"{path}.packs", f"must have one entry per pack ({n}), got {len(tc.packs)}")
         self.seats(tc, raw, n)
         self.packs(tc, raw, n)
+        raw["draft_picks"] = self.draft_picks(tc, raw["draft_round"], n)
         return raw
+
+    def draft_picks(self, tc: tc_pb.TheCouncilPosition, rounds: int, n: int) -> list[list[int]]:
+        """Each seat's pick of each draft round done (-1: not picked, or not given)."""
+        path = "the_council.draft_picks"
+        picks = [[-1] * DRAFT_ROUNDS for _ in range(MAX_PLAYERS)]
+        if not tc.draft_picks:
+            return picks
+        if len(tc.draft_picks) != n * rounds:
+            self.bad(
+                path,
+                f"must have players * draft_round entries ({n * rounds}) or none, "
+                f"got {len(tc.draft_picks)}",
+            )
+            return picks
+        for i, name in enumerate(tc.draft_picks):
+            picks[i % n][i // n] = self.name(CARD_INDEX, name, "card", f"{path}[{i}]")
+        return picks
 
     def current(self, tc: tc_pb.TheCouncilPosition, phase: int, n: int) -> int:
         path = "the_council.current"

@@ -208,10 +208,34 @@ def _phase_parts(pos: _Position, out: Problems) -> None:
                     f"must be the seats {sorted(held)} in draft round {pos.rounds}",
                 )
             )
+    _draft_picks(pos, out)
     if pos.phase == DRAFT:
         _draft(pos, out)
     else:
         _event(pos, out)
+
+
+def _draft_picks(pos: _Position, out: Problems) -> None:
+    """The history of this hand's picks: none (not known), or each seat's pick of each
+    round done, a card of its own that it has not revealed yet or that is spent."""
+    picks, loc = pos.raw["draft_picks"], pos.raw["card_loc"]
+    rounds = min(pos.rounds, DRAFT_ROUNDS)
+    given = [(p, r, picks[p][r]) for p in range(pos.n) for r in range(rounds)]
+    path = f"{PATH}.draft_picks"
+    if any(picks[p][r] >= 0 for p in range(len(picks)) for r in range(rounds, DRAFT_ROUNDS)):
+        out.append((path, f"names a pick of a draft round not done ({rounds} done)"))
+    if all(c < 0 for _, _, c in given):
+        return
+    seen: set[int] = set()
+    for p, r, c in given:
+        where = f"{path}[{r * pos.n + p}]"
+        if c < 0:
+            out.append((where, "missing: a history names every pick of the rounds done"))
+        elif c in seen:
+            out.append((where, f"{CARD_NAMES[c]} is listed twice"))
+        elif loc[c] not in (LOC_DRAFTED + p, LOC_SPENT):
+            out.append((where, f"{CARD_NAMES[c]} is neither before seat {p} nor spent"))
+        seen.add(c)
 
 
 def _draft(pos: _Position, out: Problems) -> None:

@@ -1,9 +1,9 @@
-"""The AI-vs-AI ladder: seeded round-robin matches of Council of Four or The Council between
+"""The AI-vs-AI ladder: seeded round-robin matches of any registered game between
 built-in agents and remote ``council.v1`` endpoints, stored in SQLite, rated with OpenSkill
 (Plackett-Luce) and a pairwise win-rate table with 95% intervals; resumable, and scalable
 out on Ray.
 
-* ``games``: the games a ladder plays (Council of Four, The Council) and their table sizes.
+* ``games``: the games a ladder plays (every registered game) and their table sizes.
 * ``schedule``: the deterministic list of games (stable ids).
 * ``entrants``: entrant specs (built-in agents, ``remote:HOST:PORT``).
 * ``store``: the SQLite file (settings and one transaction per game).

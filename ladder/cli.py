@@ -170,8 +170,8 @@ def ladder_records(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
-        description="A resumable AI-vs-AI ladder of Council of Four or The Council: round "
-        "robin over tables (2-4 seats; The Council's 3-5) with seat rotation and duplicate "
+        description="A resumable AI-vs-AI ladder of any registered game (--game): round "
+        "robin over tables (the game's seat counts) with seat rotation and duplicate "
         "seeded deals, stored in SQLite (resumable), rated with "
         "OpenSkill (Plackett-Luce) and pairwise win rates with 95% intervals. "
         "See docs/ladder.md.",

@@ -2,7 +2,7 @@
 
 An entrant spec is either an agent spec of ``council.mcts.agents.parse_agent`` for the
 ladder's game (``random``, ``greedy``, ``ismcts:iterations=200``, ``pimc:worlds=4`` ...;
-The Council's: ``random``, ``expert``, ``ismcts``, ``pimc``, ``cheat``) or a remote
+each game's agents are its search registration's, ``council.mcts.games``) or a remote
 endpoint ``remote:HOST:PORT[,option=value...]`` that speaks ``council.v1.CouncilService``:
 
 =================  ===========================================================================

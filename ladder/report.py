@@ -95,7 +95,7 @@ class LadderReport:
         c, r = self.config, self.ratings
         adjudicated = self.adjudicated
         width = max([len("entrant")] + [len(label) for label in c.labels])
-        # Council of Four's ladders name their board; The Council has none, so its game.
+        # The default game's ladders name their board; another game's name the game.
         rules = f"layout {c.layout}" if c.game == DEFAULT_GAME else f"game {c.game}"
         lines = [
             f"ladder {self.path}: {len(c.entrants)} entrants, tables of {c.table_size}, "

@@ -15,15 +15,14 @@ so the game is not its loss: it is stored with status ``void`` and the reason (`
 counted in the run's summary and listed by the report. Voids are not results: a later run
 of the same ladder plays them again (and replaces them).
 
-Length cap. A game still running when its turn ``max_turns`` begins (300; Council of Four's
-turn counter counts every seat's turns, The Council's counts hands and its rules end a game
-after the 20th, TC14), or after ``max_actions`` actions, is adjudicated there as in the
-arena (``council.mcts.arena``): ``State.adjudicated()`` applies final scoring to the position
-reached, and the game is stored with status ``finished``, its adjudicated scores, winners
-and ranks, and a reason starting ``adjudicated:`` (``GameResult.adjudicated``). Its moves
-replay to the adjudicated position. It is rated like any finished game. (Stores written
-before the cap hold ``void`` games instead: left out of the ratings, and played again, so
-adjudicated, by the next run.)
+Length cap. A game still running when its turn ``max_turns`` begins (300, on the turn
+counter of the game's own position: a seat's turn in one game, a hand in another), or after
+``max_actions`` actions, is adjudicated there as in the arena (``council.mcts.arena``):
+``State.adjudicated()`` applies final scoring to the position reached, and the game is
+stored with status ``finished``, its adjudicated scores, winners and ranks, and a reason
+starting ``adjudicated:`` (``GameResult.adjudicated``). Its moves replay to the adjudicated
+position. It is rated like any finished game. (Stores written before the cap hold ``void``
+games instead: left out of the ratings, and played again, so adjudicated, by the next run.)
 
 Game records. Every finished game (adjudicated ones included) is stored with its game record
 (``council.engine.record``, docs/review.md): its full start state, moves, result and players

@@ -58,7 +58,7 @@ def schedule(
     entrants: int, table_size: int, deals: int, seed: int, game: str = DEFAULT_GAME
 ) -> list[ScheduledGame]:
     """Every game of a ladder of ``entrants`` entrants, in playing order; ``game`` sets the
-    table sizes allowed (2-4 seats for Council of Four, 3-5 for The Council)."""
+    table sizes allowed (its seat counts)."""
     check_table_size(game, table_size)
     if entrants < table_size:
         raise ValueError(f"a table of {table_size} needs at least {table_size} entrants")

@@ -24,7 +24,7 @@ from council.engine._leduc_poker cimport (
 )
 from council.engine._the_council cimport (
     PH_OVER, TC_MAX_PLAYERS, TC_N_ACTIONS, TCState, TheCouncilState, tc_apply,
-    tc_determinize, tc_legal_actions,
+    tc_legal_actions,
 )
 from council.mcts._council_of_four_search cimport (
     CouncilOfFourEvaluation, cof_below_root_action, cof_evaluate, cof_fill_evaluation,
@@ -37,8 +37,8 @@ from council.mcts._leduc_poker_search cimport (
     LeducPokerEvaluation, ld_evaluate, ld_fill_evaluation, ld_prior, ld_rollout_action,
 )
 from council.mcts._the_council_search cimport (
-    TheCouncilEvaluation, tc_below_root_action, tc_evaluate, tc_fill_evaluation, tc_prior,
-    tc_rollout_action,
+    TheCouncilEvaluation, tc_below_root_action, tc_belief_determinize, tc_evaluate,
+    tc_fill_evaluation, tc_prior, tc_rollout_action,
 )
 
 cdef enum:
@@ -209,9 +209,12 @@ cdef inline void any_apply(GameStateT* s, int action) noexcept nogil:
         apply_action(s, action)
 
 
-cdef inline void any_determinize(GameStateT* s, uint64_t seed) noexcept nogil:
+cdef inline void any_determinize(AnyEvaluation* E, GameStateT* s,
+                                 uint64_t seed) noexcept nogil:
+    """A full state of the view `s`; a game may weight its deals by the others' actions
+    (its beliefs, among its evaluation settings `E`)."""
     if GameStateT is TCState:
-        tc_determinize(s, seed)
+        tc_belief_determinize(&E.tc, s, seed)
     elif GameStateT is KPState:
         kp_determinize(s, seed)
     elif GameStateT is LDState:

@@ -440,7 +440,7 @@ cdef class Tree:
             # hands); past the viewer's position it updates the viewer's choices only, so
             # that the others' play stays learnt from hands dealt without its cards.
             focus = True
-            any_determinize(&st, next_random(&self.rng))
+            any_determinize(&self.E, &st, next_random(&self.rng))
         else:
             any_deal_all(&st, next_random(&self.rng))
         while not any_game_over(&st) and depth < MAX_PATH:
@@ -560,7 +560,7 @@ cdef class Tree:
         cdef Node* nd
         cdef Params* P = &self.P
         if self.mode == MODE_INFOSET:
-            any_determinize(&st, next_random(&self.rng))
+            any_determinize(&self.E, &st, next_random(&self.rng))
         else:
             any_rng(&st)[0] = next_random(&self.rng)
         # Selection and expansion.

@@ -21,11 +21,17 @@ ctypedef struct TheCouncilEvaluation:
     int tree_secrets
     int uniform_rollout           # 1: uniformly random rollout actions instead of the policy
     double temperature            # score scale of the heuristic's softmax into win chances
+    # Beliefs from the others' actions (tc_belief_determinize): 1: on
+    int beliefs
+    int belief_samples            # deals drawn per determinization, resampled by weight
+    double belief_floor           # the opponent model's share given to a uniform choice
 
 cdef int tc_fill_evaluation(TheCouncilEvaluation* E, dict params, bint with_prior,
                             object value_model, object policy_model) except -1
 cdef void tc_evaluate(TheCouncilEvaluation* E, TCState* st, double* win,
                       double* margin) noexcept nogil
+cdef void tc_belief_determinize(TheCouncilEvaluation* E, TCState* st,
+                                uint64_t seed) noexcept nogil
 
 # The cheap policy's chances (set in the .pyx, where their measurement is noted).
 cdef double TC_BID_ON

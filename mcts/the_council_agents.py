@@ -67,12 +67,25 @@ class TheCouncilSettings(GameSettings):
     # the heuristic's score scale turning estimates into chances: its scores run to a few
     # tens
     temperature: float = 3.0
+    # 1: each determinization is weighted by the others' actions under an opponent model
+    # (the cheap policy): `belief_samples` deals drawn, one kept by how likely it makes the
+    # others' picks this hand; their secret choices drawn from the model; every chance mixed
+    # with a uniform one at `belief_floor` (> 0: no deal the view allows is excluded). Off:
+    # 0.505 [0.476, 0.534] at casual over 600 games, no gain (docs/results.md, "Beliefs").
+    beliefs: int = 0
+    belief_samples: int = 8
+    belief_floor: float = 0.1
 
     def validate(self) -> TheCouncilSettings:
-        if self.tree_secrets not in (0, 1):
-            raise ValueError(f"tree_secrets: must be 0 or 1, got {self.tree_secrets}")
+        for name in ("tree_secrets", "beliefs"):
+            if getattr(self, name) not in (0, 1):
+                raise ValueError(f"{name}: must be 0 or 1, got {getattr(self, name)}")
         if not self.temperature > 0:
             raise ValueError("temperature: must be > 0")
+        if not (isinstance(self.belief_samples, int) and self.belief_samples >= 1):
+            raise ValueError(f"belief_samples: must be an integer >= 1, got {self.belief_samples}")
+        if not 0 < self.belief_floor <= 1:
+            raise ValueError(f"belief_floor: must be in (0, 1], got {self.belief_floor}")
         return self
 
 
@@ -99,7 +112,7 @@ STRONG_V3["the-council"] = (
         search_root="view",
         smooth_eta=0.0,
         play="most_visited",
-        game=TheCouncilSettings(tree_secrets=0, uniform_rollout=0, temperature=3.0),
+        game=TheCouncilSettings(tree_secrets=0, uniform_rollout=0, temperature=3.0, beliefs=0),
     ),
     10000,
 )

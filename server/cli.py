@@ -51,8 +51,8 @@ class _ServerDefault:
 def _config(game: Game, args: argparse.Namespace):
     """The game's configuration from a command's flags: each field of its config class from
     the flag of the same name where the command has one and it is given (None: not given,
-    the game's default). A given flag of another game's setting (a rule variant of Council
-    of Four for The Council) is refused, naming that game (ValueError)."""
+    the game's default). A given flag of another game's setting (a rule variant of one game
+    given for another) is refused, naming that game (ValueError)."""
     own = {f.name for f in dataclasses.fields(game.config_class)}
     for other in all_games():
         for f in dataclasses.fields(other.config_class):

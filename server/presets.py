@@ -20,7 +20,7 @@ into a budget with ``search_budget``, its own caps applied last:
     (1000, 0.5)
 
 Each game has its own budgets, registered by the game's own module of this package
-(``register_budgets`` in ``council_of_four_presets.py``, ...; GetEngineInfo lists them in
+(``register_budgets`` in ``<game>_presets.py``; GetEngineInfo lists them in
 ``games[i].presets``), by the game's name (or its council.v1.Game value):
 
     >>> from council.engine.games import all_games
