@@ -196,13 +196,16 @@ function toMove(state) {
 
 // The view the board shows, after each move: the human to move's, else the first human's.
 async function refreshView() {
+  // (An Undo meanwhile bumps the generation and sets the state itself: this view, of the
+  // move it took back, is then dropped instead of drawn over it.)
+  const generation = game.generation;
   const first = game.seats.findIndex((s, seat) => isPlayerSeat(seat));
   let { state } = await call("GetView", { sealed: sealed(first) });
   const mover = toMove(state);
   if (mover !== first && isPlayerSeat(mover) && !game.over) {
     ({ state } = await call("GetView", { sealed: sealed(mover) }));
   }
-  game.state = state;
+  if (generation === game.generation) game.state = state;
 }
 
 // The seat whose view the board shows (game.state's viewer).
