@@ -95,9 +95,12 @@ screenshots: build browser
 	COUNCIL_UPDATE_SCREENSHOTS=1 $(PY) -m pytest -p no:cacheprovider tests/server/test_browser.py \
 		tests/server/test_browser_page.py tests/server/test_browser_board.py
 
+# The suite over one worker a CPU (pytest-xdist), a test file to a worker: a file's tests
+# share its module-scoped servers and browsers, started once.
+PARALLEL = -n auto --dist loadfile
 test: build lint debug-build browser nginx redis
-	$(PY) -m pytest
-	COUNCIL_EXPECT_DEBUG_BUILD=1 PYTHONPATH=$(DEBUG_LIB) $(PY) -m pytest -p no:cacheprovider \
+	$(PY) -m pytest $(PARALLEL)
+	COUNCIL_EXPECT_DEBUG_BUILD=1 PYTHONPATH=$(DEBUG_LIB) $(PY) -m pytest -p no:cacheprovider $(PARALLEL) \
 		tests/engine/test_random_play.py tests/engine/test_sampling.py \
 		tests/engine/test_the_council_play.py tests/engine/test_the_council_rules.py \
 		tests/engine/test_the_council_schema.py tests/mcts/test_the_council_search.py \

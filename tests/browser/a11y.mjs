@@ -3,7 +3,9 @@
 // screen reader promises around a hint. Usage: node a11y.mjs http://127.0.0.1:PORT SHOTS_DIR
 // Council of Four (2 seats, the beginner bot) and The Council (3 seats, beginner bots), each:
 // the opening, a hint shown, a chooser open on the board (Council of Four), the middle of the
-// game, the game over; each screen checked at 390x844, 1280x720 and 1440x900. Prints one JSON
+// game, the game over; each opening checked at 390x844, 1280x720 and 1440x900, each later
+// screen at one of them in turn (so every size sees every kind of screen of some game, at a
+// third of the axe runs: they were most of CI's longest browser test). Prints one JSON
 // line: the serious and critical violations found (none expected), the heading-order ones
 // (moderate to axe; none expected either), and what the hint did.
 import { readFileSync } from "node:fs";
@@ -16,9 +18,9 @@ const SIZES = [[390, 844], [1280, 720], [1440, 900]];
 const BUTTONS = "#actions button[data-action-id]";
 const MAX_MOVES = 400;
 
-// axe on the page at every size: the serious and critical violations, by screen and size.
-async function check(page, seen, screen) {
-  for (const [width, height] of SIZES) {
+// axe on the page at `sizes`: the serious and critical violations, by screen and size.
+async function check(page, seen, screen, sizes = SIZES) {
+  for (const [width, height] of sizes) {
     await page.setViewportSize({ width, height });
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
     if (!(await page.evaluate(() => Boolean(window.axe)))) await page.evaluate(AXE);
@@ -93,7 +95,7 @@ await withPage(base, async (page, seen) => {
   await page.locator(BUTTONS).first().waitFor();
   await check(page, seen, "four-opening");
   seen.fourHint = await hintByKeyboard(page);
-  await check(page, seen, "four-hint");
+  await check(page, seen, "four-hint", [SIZES[0]]);
   // A candidate of the final hint plays its move.
   const first = page.locator("#hint button.candidate").first();
   seen.fourCandidate = await first.textContent();
@@ -105,16 +107,16 @@ await withPage(base, async (page, seen) => {
   // The bots' moves, each said once in the live region (the log's bot lines, in order).
   await page.locator('[data-piece^="balcony-"].target').first().click();
   await page.locator("#board-chooser button[data-choice-id]").first().waitFor();
-  await check(page, seen, "four-chooser");
+  await check(page, seen, "four-chooser", [SIZES[1]]);
   await page.keyboard.press("Escape");
-  await check(page, seen, "four-mid");
+  await check(page, seen, "four-mid", [SIZES[2]]);
   seen.fourSummary = await page.locator("#board-summary").evaluate((s) => ({
     headings: [...s.querySelectorAll("h2, h3")].map((h) => h.textContent), items: s.querySelectorAll("li").length,
   }));
   seen.fourPanels = await page.locator("#player-panels svg").evaluateAll((panels) =>
     panels.map((p) => [p.getAttribute("role"), p.getAttribute("aria-label")]));
   seen.fourMoves = await playOn(page, async () => false);
-  await check(page, seen, "four-over");
+  await check(page, seen, "four-over", [SIZES[0]]);
   seen.four = {};
   await endOfGame(page, seen.four);
   // Each bot move said once; the effects of the moves under their lines of the log.
@@ -131,14 +133,14 @@ await withPage(base, async (page, seen) => {
   await page.locator(BUTTONS).first().waitFor();
   await check(page, seen, "council-opening");
   seen.councilHint = await hintByKeyboard(page);
-  await check(page, seen, "council-hint");
+  await check(page, seen, "council-hint", [SIZES[1]]);
   // On to a bid and a reveal: the phases' own screens.
   await playOn(page, async () => (await page.locator("#decision").textContent()).startsWith("Offer"));
-  await check(page, seen, "council-bid");
+  await check(page, seen, "council-bid", [SIZES[2]]);
   await playOn(page, async () => (await page.locator("#decision").textContent()).startsWith("Choose"));
-  await check(page, seen, "council-reveal");
+  await check(page, seen, "council-reveal", [SIZES[0]]);
   seen.councilMoves = await playOn(page, async () => false);
-  await check(page, seen, "council-over");
+  await check(page, seen, "council-over", [SIZES[1]]);
   seen.council = {};
   await endOfGame(page, seen.council);
 });
