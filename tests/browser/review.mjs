@@ -147,6 +147,7 @@ await withPage(base, async (page, seen) => {
     seen.exploreLog = await logLines(page);
   }
   seen.exploreLog = await logLines(page);
+  seen.exploreBlob = await page.evaluate(() => window.game.blob); // (its history: the start dealt)
   seen.exploreStored = await page.evaluate(() => JSON.parse(localStorage.getItem("council-ai.game")).blob);
   await page.locator("#undo-button:enabled").click();
   await page.waitForFunction((n) => document.querySelectorAll("#log > li").length < n, seen.exploreLog.length);

@@ -21,6 +21,7 @@ with COUNCIL_UPDATE_SCREENSHOTS=1 (``make screenshots``).
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
@@ -28,7 +29,10 @@ from pathlib import Path
 
 import pytest
 import test_browser
-from test_browser import _play, _shots
+from test_browser import KEYS, _play, _shots
+
+from council.engine.record import play_move, record_from_json
+from council.engine.serialize import state_from_proto
 
 pytestmark = pytest.mark.usefixtures("fixed_chance")  # (conftest.py: one seeded game a run)
 
@@ -109,6 +113,13 @@ def test_the_page_reviews_a_record(node, chromium, page_address, tmp_path):
     after = seen["afterUndo"]
     assert len(after) < len(log) and after == log[: len(after)]
     assert log[len(after)].startswith("Seat 0 (you): ")
+    # The game explored started from the position before that move as seat 0 saw it, seat
+    # 1's hand dealt afresh (NewGame's start_position).
+    position = state_from_proto(record_from_json(path.read_text()).start)
+    for move in record_from_json(path.read_text()).moves[: first_bad - 1]:
+        play_move(position, move)
+    start = state_from_proto(KEYS.open(base64.b64decode(seen["exploreBlob"]), ttl_s=3600).start)
+    assert start.view(0) == position.view(0) and start.view(1) != position.view(1)
     # Storage kept the page's own game meanwhile, and it is back behind the review.
     assert seen["exploreStored"] == seen["blobBefore"]
     assert seen["backAt"] == first_bad - 1 and seen["exploringHidden"] and seen["gameShownAgain"]
