@@ -186,3 +186,16 @@ def test_a_finished_game_is_no_start(stub):
     found = violations(_fails(lambda: _start(stub, state_to_proto(state), 0)))
     assert [f for f, _ in found] == ["start_position.state"]
     assert "over" in found[0][1]
+
+
+@pytest.mark.parametrize("member_form", [True, False])
+def test_a_start_is_answered_in_the_form_it_was_asked_in(stub, member_form):
+    """Council of Four's position in its member (or the deprecated top-level fields): the
+    views and the game's blobs in that form (docs/state-json.md, "Two forms")."""
+    position = _midgame("council-of-four")
+    message = state_to_proto(position, member_form=member_form)
+    answer = _start(stub, message, 0, include_views=True)
+    content = KEYS.open(answer.sealed_state, ttl_s=60)
+    for state in (answer.views[0].state, content.state, content.start):
+        assert state.HasField("council_of_four") == member_form
+        assert bool(state.players) != member_form
