@@ -8,6 +8,10 @@ this module decides what goes in them.
   again with the same move draws afresh, and a finished game's record says nothing of the
   draws of another line from the same start. The seed is kept with the move, in the blob's
   history, so the record replays (``council.engine.record.play_move``).
+- **A start from a position** (``dealt_from``: NewGame's ``start_position``). Of a position
+  the game keeps what one seat may know (``Position.view``), and deals every other hidden
+  card and the order of every unseen deck from a fresh seed (``Position.determinize``): the
+  request decides no card, and its rng is dropped with the rest of the chance state.
 - **Numbers.** Each blob has its number in its game (``SealedContent.sequence``): NewGame's
   is 0, every later blob one more, so a server that keeps each game's latest number
   (``serve --no-rewind``, ``council.server.game_store``) can refuse an older one.
@@ -19,6 +23,8 @@ this module decides what goes in them.
 >>> from council.engine.games import game_named
 >>> state = game_named("kuhn-poker").new_game(seed=1)
 >>> play(state, state.legal_actions()[0]) > 0  # the move's fresh chance seed
+True
+>>> dealt_from(state, 0).view(0) == state.view(0)  # seat 0's view kept, the rest dealt anew
 True
 >>> bot_search_seed(b"k" * 32, 3) == bot_search_seed(b"k" * 32, 3) != bot_search_seed(b"k" * 32, 4)
 True
@@ -36,7 +42,7 @@ from council.engine.serialize import state_from_proto
 from council.v1 import record_pb2 as rpb
 from council.v1 import service_pb2 as spb
 
-__all__ = ["bot_search_seed", "game_id", "next_history", "play", "take_back"]
+__all__ = ["bot_search_seed", "dealt_from", "game_id", "next_history", "play", "take_back"]
 
 
 def fresh_chance_seed() -> int:
@@ -53,6 +59,14 @@ def play(state: Position, action: int) -> int:
     state.reseed(seed)
     state.apply(action)
     return seed
+
+
+def dealt_from(position: Position, seat: int) -> Position:
+    """The full state a sealed game started from `position` begins at: `seat`'s view of it
+    (a full state's, or the view itself), every card hidden from that seat and every unseen
+    deck's order dealt from a fresh seed, so the chance state is the server's alone."""
+    shown = position.view(seat)
+    return shown.determinize(fresh_chance_seed())
 
 
 def game_id(game_secret: bytes) -> bytes:

@@ -504,6 +504,16 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
     # -- RPCs --------------------------------------------------------------------------
     @rpc
     def NewGame(self, request, context):
+        if request.HasField("start_position"):  # (sealed: _start_position checks it)
+            state, member_form = self._start_position(request)
+            response = self._new_sealed_game(request, state, member_form)
+        else:
+            state, member_form, response = self._new_deal(request)
+        return to_members(response, game_of(state).module_name) if member_form else response
+
+    def _new_deal(self, request) -> tuple[Position, bool, spb.NewGameResponse]:
+        """A NewGame from a configuration and a seed: the state dealt, whether the request's
+        configuration used its game's member, and the answer (in the deprecated form)."""
         try:
             config = config_from_proto(request.config)
         except StateValidationError as e:
@@ -524,7 +534,55 @@ class CouncilServicer(service_pb2_grpc.CouncilServiceServicer):
                 convert.add_views(response.views, state)
         if request.HasField("seed") and seed < SMALL_SEED_LIMIT:
             response.warnings.append(SMALL_SEED_WARNING.format(seed=seed))
-        return to_members(response, game_of(state).module_name) if member_form else response
+        return state, member_form, response
+
+    def _start_position(self, request) -> tuple[Position, bool]:
+        """NewGame's `start_position`, checked: the full state its sealed game starts at (only
+        what the seat may know of the position kept, the rest dealt afresh: sealed_games), and
+        whether its position was in its game's member. Everything a new deal would take from
+        `config` or `seed` comes from the position and the server, so those are refused."""
+        start = request.start_position
+        problems = []
+        if not request.sealed:
+            problems.append(("sealed", "a game from a start position is sealed: set `sealed`"))
+        if request.HasField("config"):
+            problem = "the start position's own config is the game's: leave it out"
+            problems.append(("config", problem))
+        if request.HasField("seed"):
+            problem = "a start position's hidden cards are dealt by the server: leave the seed out"
+            problems.append(("seed", problem))
+        if not start.HasField("state"):
+            problems.append(("start_position.state", "required field is missing"))
+        if problems:
+            raise invalid(problems)
+        msg = start.state
+        viewer = msg.viewer if msg.HasField("viewer") else None
+        seat = start.seat if start.HasField("seat") else viewer
+        if seat is None:
+            problem = "required with a full state: the seat whose view the game keeps"
+            raise invalid([("start_position.seat", problem)])
+        if viewer is not None and seat != viewer:
+            problem = f"the state is seat {viewer}'s view, not seat {seat}'s"
+            raise invalid([("start_position.seat", problem)])
+        try:
+            game = game_of_message(msg)
+            players = config_from_proto(msg.config).players
+            if not 0 <= seat < players:
+                problem = f"must be in 0..{players - 1}, got {seat}"
+                raise invalid([("start_position.seat", problem)])
+            # (A state whose other seats' hands are absent reads as `seat`'s view.)
+            position = state_from_proto(msg, view_of=seat, game=game)
+        except StateValidationError as e:
+            raise invalid(
+                [
+                    ("start_position.state" + ("" if f == "(root)" else f".{f}"), p)
+                    for f, p in e.violations
+                ]
+            ) from None
+        if position.is_terminal():
+            problem = "the game is over: there is nothing to play from it"
+            raise invalid([("start_position.state", problem)])
+        return sealed_games.dealt_from(position, seat), asks_member_form(msg)
 
     def _new_sealed_game(self, request, state: Position, member_form: bool) -> spb.NewGameResponse:
         """A sealed NewGame's answer: the sealed state, a ticket per seat (bot tickets for

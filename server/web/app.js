@@ -55,7 +55,7 @@ function keptGame() {
 // After each change of the game: kept in localStorage (a full storage only loses the kept
 // copy, never the game on screen).
 function keepGame() {
-  if (!game.blob) return;
+  if (!game.blob || exploring.back) return; // (an explored line is not kept: exploring below)
   try {
     localStorage.setItem(STORAGE.game, JSON.stringify(keptGame()));
   } catch (error) {
@@ -136,7 +136,9 @@ async function openGameFile(file) {
   if (!file) return;
   if (!(await confirmLeaving("Open this saved game? The game in progress will be lost (save it first to keep it)."))) return;
   try {
-    await resumeGame(JSON.parse(await file.text()));
+    const opened = JSON.parse(await file.text());
+    endExploring();
+    await resumeGame(opened);
   } catch (error) {
     showError(`Could not open ${file.name}: ${error.message || error}`);
   }
@@ -653,8 +655,9 @@ function nextHand() {
   newGame({ keepMatch: true });
 }
 
-// A new game; `keepMatch`: a match's next hand (else a new match).
-async function newGame({ keepMatch = false } = {}) {
+// A new game; `keepMatch`: a match's next hand (else a new match); `start`: from a position
+// (NewGame's start_position: {state, seat}), not a new deal.
+async function newGame({ keepMatch = false, start = null } = {}) {
   const generation = ++game.generation;
   if (!keepMatch) game.match = null;
   showError(null);
@@ -670,9 +673,14 @@ async function newGame({ keepMatch = false } = {}) {
     // Sealed: the reply holds the sealed state and the tickets, not the state.
     const botSeats = game.seats.map((s, seat) => seat).filter((seat) => !isPlayerSeat(seat));
     const botPresets = Object.fromEntries(botSeats.map((seat) => [seat, presetValue(game.seats[seat].preset)]));
-    const request = { config: { players: game.seats.length }, sealed: true, botSeats, botPresets };
-    if (game.name !== DEFAULT_GAME) request.config.game = GAMES[game.name].game;
-    if (SEED) request.seed = SEED;
+    /** @type {Json} */
+    const request = { sealed: true, botSeats, botPresets };
+    if (start) request.startPosition = start; // (its config the position's, its deal the server's)
+    else {
+      request.config = { players: game.seats.length };
+      if (game.name !== DEFAULT_GAME) request.config.game = GAMES[game.name].game;
+      if (SEED) request.seed = SEED;
+    }
     const answer = await call("NewGame", request);
     if (generation !== game.generation) return;
     const tickets = [];
@@ -759,6 +767,60 @@ function readSeats() {
     s.value === "human" ? { kind: "human" } : { kind: "bot", preset: s.value });
 }
 
+// -- Exploring from the review -----------------------------------------------------------------
+
+// "Explore from here" (review.js): a sealed game the server starts from the reviewed position
+// (NewGame's start_position: the seat's view kept, every other hidden card dealt afresh), the
+// reader in that seat and the review's bots in the others, played as any game (the board,
+// the log with the bots' replies, hints, Undo). The game the page had is set aside, storage
+// keeps it meanwhile (a reload resumes it), and it is back when the reader returns to the
+// review (`back`, review.js's).
+const exploring = {
+  /** @type {Json | null} */
+  setAside: null, // the page's game, as keptGame() keeps it
+  /** @type {(() => void) | null} */
+  back: null,
+};
+
+/**
+ * @param {import("./review.js").ExploreStart} start
+ * @param {() => void} back
+ */
+async function explore(start, back) {
+  if (!exploring.back) exploring.setAside = game.blob ? keptGame() : null;
+  exploring.back = back;
+  $("exploring").hidden = false;
+  document.body.classList.add("exploring");
+  game.name = start.name;
+  game.seats = Array.from({ length: start.players }, (_, seat) =>
+    seat === start.seat ? { kind: "human" } : { kind: "bot", preset: start.preset });
+  await newGame({ start: { state: start.state, seat: start.seat } });
+}
+
+// No longer exploring; the game set aside dropped (a new game or another one replaces it).
+function endExploring() {
+  exploring.setAside = null;
+  exploring.back = null;
+  $("exploring").hidden = true;
+  document.body.classList.remove("exploring");
+}
+
+// "Back to the review": the review where it was, and the page's own game back behind it.
+async function backToReview() {
+  const { setAside, back } = exploring;
+  if (!back) return;
+  endExploring();
+  ++game.generation; // (the explored line's bot move or hint under way is dropped)
+  clearActions();
+  back();
+  if (!setAside) return;
+  try {
+    await resumeGame(setAside);
+  } catch (error) {
+    showError(error);
+  }
+}
+
 // -- One game, one tab in charge --------------------------------------------------------------
 
 // Every tab of this page keeps its game in the same storage. The tab opened (or taken over)
@@ -788,6 +850,7 @@ function setPassive(passive) {
 
 async function takeOver() {
   claimGame();
+  endExploring(); // (storage holds the page's game, not the line explored)
   const kept = readStored(STORAGE.game);
   try {
     if (kept.blob) await resumeGame(kept);
@@ -804,7 +867,8 @@ tabs?.addEventListener("message", ({ data }) => {
 document.addEventListener("DOMContentLoaded", async () => {
   access.setUp();
   for (const each of Object.values(views)) each.setUp?.();
-  review.setUp();
+  review.setUp(explore);
+  $("back-to-review").addEventListener("click", backToReview);
   seatChoices();
   $("take-over").addEventListener("click", takeOver);
   claimGame();
@@ -813,6 +877,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("new-game").addEventListener("submit", async (event) => {
     event.preventDefault();
     if (!(await confirmLeaving("Start a new game? The game in progress will be lost (save it first to keep it)."))) return;
+    endExploring();
     if (GAMES[$("game-choice").value]) game.name = $("game-choice").value;
     game.seats = readSeats();
     newGame();

@@ -6,8 +6,8 @@
 // inaccuracies, mistakes and blunders marked, the moves with their labels (a word and a
 // sign, not a colour alone), the played and the better move of each decision with its line
 // and the points each keeps, the arrow keys stepping through the moves (Home and End to the
-// ends); and "Explore" from any position: the reader's own moves on the full state, the
-// other seats played by the bot (each reply listed), a hint, then back to the review.
+// ends); and "Explore from here": the position played on as a game of the page (app.js's
+// `explore`: a sealed game the server starts from it), then back to the review.
 import { DEFAULT_GAME, viewOf } from "./games/index.js";
 import { $, GAMES, PRESETS, call, game, isPlayerSeat, newElement, seatLabel, showError, stream } from "./page.js";
 
@@ -26,6 +26,12 @@ const STOPS = {
   STOP_REASON_CANCELLED: "the server is stopping",
 };
 
+/**
+ * A position to explore from (app.js's `explore`): the game, its full state, the reader's seat,
+ * the number of seats and the bots' preset.
+ * @typedef {{name: string, state: import("./page.js").Json, seat: number, players: number, preset: string}} ExploreStart
+ */
+
 const view = {
   record: null,      // the record under review (JSON: proto or JSON names, both read)
   gameName: DEFAULT_GAME,
@@ -37,7 +43,10 @@ const view = {
   current: 0,        // the position shown: before move `current` (moves.length: the end)
   shown: 0,          // bumped by each show(): a stale drawing is dropped
   controller: null,  // the analysis' AbortController
-  explore: null,     // {state, seat, history, over, scores} while exploring
+  explore: false,    // exploring from the position shown (the game on the page: app.js)
+  /** @type {(start: ExploreStart, back: () => void) => Promise<void>} */
+  startGame: async () => {}, // app.js's `explore`
+  players: 2,        // the record's number of seats
   defaultSeat: "all",
   /** @type {import("./page.js").Seat[] | null} */
   seats: null,       // a game the page played: its seats, named as in play ("you", "casual bot")
@@ -67,12 +76,6 @@ function seatName(seat) {
   const player = (view.record.players || []).find((p) => (p.seat || 0) === seat);
   const who = player ? player.name || player.agent : "";
   return who ? `Seat ${seat} (${who})` : `Seat ${seat}`;
-}
-
-// A seat the review's bot plays while exploring: "Seat 1 (casual) (bot)", "Seat 1 (casual bot)".
-function botName(seat) {
-  const name = seatName(seat);
-  return / bot\)$/.test(name) ? name : `${name} (bot)`;
 }
 
 // -- the view's elements, made once ----------------------------------------------------
@@ -116,18 +119,6 @@ function build() {
           <button type="button" id="rv-last" aria-label="Last position">▶▶</button>
           <button type="button" id="rv-explore-button">Explore from here</button>
         </div>
-        <div id="rv-explore" class="rv-explore" hidden>
-          <h3>Exploring</h3>
-          <p id="rv-explore-status" role="status"></p>
-          <div class="rv-explore-tools">
-            <button type="button" id="rv-explore-hint">Hint</button>
-            <button type="button" id="rv-explore-undo">Undo</button>
-            <button type="button" id="rv-explore-back">Back to the review</button>
-          </div>
-          <p id="rv-explore-hint-text"></p>
-          <ol id="rv-explore-log" class="rv-explore-log" aria-label="Moves played while exploring" aria-live="polite"></ol>
-          <ul id="rv-explore-actions" aria-label="Your moves"></ul>
-        </div>
         <figure class="rv-graph-box">
           <figcaption>Win probability before each move (click a point to go to it)</figcaption>
           <div id="rv-graph"></div>
@@ -159,9 +150,6 @@ function build() {
   $("rv-next").addEventListener("click", () => show(view.current + 1));
   $("rv-last").addEventListener("click", () => show(moves().length));
   $("rv-explore-button").addEventListener("click", startExploring);
-  $("rv-explore-back").addEventListener("click", stopExploring);
-  $("rv-explore-hint").addEventListener("click", exploreHint);
-  $("rv-explore-undo").addEventListener("click", exploreUndo);
   document.addEventListener("keydown", onKey);
   let width = 0;
   window.addEventListener("resize", () => {
@@ -207,12 +195,13 @@ function open(record, seat = "all", seats = null) {
   }
   build();
   cancel();
-  view.explore = null;
+  view.explore = false;
   Object.assign(view, {
     record, gameName: gameNameOf(record), positions: [record.start], filling: Promise.resolve(),
     drawings: new Map(), analyses: [], summary: null, current: 0, seats: seats && seats.map((s) => ({ ...s })),
+    players: (record.config && record.config.players) || (record.players || []).length || 2,
   });
-  const players = (record.config && record.config.players) || (record.players || []).length || 2;
+  const players = view.players;
   const select = $("rv-seat");
   select.replaceChildren(new Option("every seat", "all"));
   for (let s = 0; s < players; s++) select.append(new Option(seatName(s), String(s)));
@@ -220,7 +209,6 @@ function open(record, seat = "all", seats = null) {
   const label = (GAMES[view.gameName] || {}).displayName || view.gameName;
   $("rv-title").textContent = `Game review: ${label}, ${moves().length} moves`;
   $("rv-progress").textContent = "Choose a budget and the seat, then Analyse.";
-  $("rv-explore").hidden = true;
   $("rv-summary").replaceChildren();
   document.body.classList.add("reviewing");
   fail(null);
@@ -233,9 +221,8 @@ function open(record, seat = "all", seats = null) {
 function close() {
   if (!$("review")) return;
   cancel();
-  view.explore = null;
-  $("rv-explore").hidden = true;
-  document.body.classList.remove("reviewing", "exploring");
+  view.explore = false;
+  document.body.classList.remove("reviewing");
 }
 
 // "Open record…": a GameRecord's JSON file, or a game the page saved once it is over (its
@@ -641,137 +628,40 @@ function summarise(stopReason, hindsight) {
 
 // -- exploring from a position -----------------------------------------------------------
 
-// The reader plays the reviewed seat (or, reviewing every seat, the seat to move there);
-// the other seats are the bot of the review's budget, searching from their own view.
+// The position played on as a game of the page: the reader in the reviewed seat (or,
+// reviewing every seat, the seat to move there), the other seats the bots of the review's
+// budget (the casual bot for a budget in iterations). The server keeps only that seat's view
+// of the position and deals the rest afresh; the analysis goes on meanwhile.
 async function startExploring() {
-  if (view.current >= moves().length) return;
-  const state = await positionAt(view.current);
-  const seat = reviewedSeat() ?? (moves()[view.current].seat || 0);
-  view.explore = { state, seat, history: [], over: false };
-  $("rv-explore").dataset.moves = "0";
-  $("rv-explore-log").replaceChildren();
-  $("rv-explore").hidden = false;
-  $("rv-explore-button").disabled = true;
-  $("rv-explore-hint-text").textContent = "";
-  document.body.classList.add("exploring");
-  await exploreStep();
-  $("rv-explore-back").focus();
-}
-
-function stopExploring() {
-  view.explore = null;
-  $("rv-explore").hidden = true;
-  document.body.classList.remove("exploring");
-  show(view.current);
-  $("rv-explore-button").focus();
-}
-
-async function exploreDraw() {
-  const ex = view.explore;
-  const svg = await drawing(ex.state, ex.seat, null);
-  if (view.explore !== ex) return;
-  putBoard(svg, `Exploring: ${seatName(ex.seat)}'s view`);
-  $("rv-board").dataset.index = "explore";
-}
-
-// Draws the position, then: the reader's moves as buttons, or the bot's move played.
-async function exploreStep() {
-  const ex = view.explore;
-  if (!ex) return;
-  const status = $("rv-explore-status");
-  const list = $("rv-explore-actions");
-  list.replaceChildren();
+  if (view.current >= moves().length || view.explore) return;
   try {
-    await exploreDraw();
-    if (ex.over) {
-      status.textContent = `Game over in this line. Scores: ${ex.scores.map((s, seat) => `${seatName(seat)} ${s}`).join(", ")}.`;
-      return;
-    }
-    const listed = await call("ListLegalActions", { state: ex.state, includeDescriptions: true });
-    if (view.explore !== ex) return;
-    const mover = listed.seat || 0;
-    if (mover !== ex.seat) {
-      status.textContent = `${botName(mover)} is thinking…`;
-      const { result } = await call("RecommendAction", {
-        state: ex.state, seat: mover, limits: limits(), seed: String(ex.history.length),
-      });
-      if (view.explore !== ex) return;
-      return exploreApply(result.action.id || 0, false, mover, result.action.text);
-    }
-    status.textContent = `Your move, as ${seatName(ex.seat)} (${(listed.actions || []).length} legal moves).`;
-    for (const action of listed.actions || []) {
-      const item = newElement("li", "");
-      const button = newElement("button", "rv-action", action.text);
-      button.type = "button";
-      button.dataset.actionId = String(action.id || 0);
-      button.addEventListener("click", () => exploreApply(action.id || 0, true, mover, action.text));
-      item.append(button);
-      list.append(item);
-    }
+    const state = await positionAt(view.current);
+    const seat = reviewedSeat() ?? (moves()[view.current].seat || 0);
+    const budget = $("rv-budget").value;
+    view.explore = true;
+    document.body.classList.remove("reviewing");
+    await view.startGame({
+      name: view.gameName, state, seat, players: view.players, preset: PRESETS.includes(budget) ? budget : "casual",
+    }, backFromExploring);
   } catch (error) {
-    if (view.explore === ex) fail(error);
-  } finally {
-    if (view.explore === ex) $("rv-explore-undo").disabled = !ex.history.some((h) => h.mine);
-  }
-}
-
-// Plays a move of the line explored, listed with its seat ("Seat 1 (casual bot): …").
-async function exploreApply(actionId, mine, seat, text) {
-  const ex = view.explore;
-  $("rv-explore-actions").replaceChildren();
-  $("rv-explore-hint-text").textContent = "";
-  const answer = await call("ApplyAction", { state: ex.state, actionId });
-  if (view.explore !== ex) return;
-  ex.history.push({ state: ex.state, mine });
-  const item = newElement("li", mine ? "rv-mine" : "rv-reply", `${mine ? seatName(seat) : botName(seat)}: ${text}`);
-  $("rv-explore-log").append(item);
-  ex.state = answer.state;
-  ex.over = Boolean(answer.gameOver);
-  ex.scores = answer.scores || [];
-  $("rv-explore").dataset.moves = String(ex.history.length);
-  return exploreStep();
-}
-
-// Back to the position before the reader's last move.
-function exploreUndo() {
-  const ex = view.explore;
-  if (!ex) return;
-  let last = ex.history.length - 1;
-  while (last >= 0 && !ex.history[last].mine) last--;
-  if (last < 0) return;
-  ex.state = ex.history[last].state;
-  ex.history.length = last;
-  const log = $("rv-explore-log");
-  while (log.children.length > last) log.lastChild.remove();
-  ex.over = false;
-  exploreStep();
-}
-
-async function exploreHint() {
-  const ex = view.explore;
-  if (!ex || ex.over) return;
-  const text = $("rv-explore-hint-text");
-  text.textContent = "Thinking…";
-  try {
-    const { result } = await call("RecommendAction", { state: ex.state, seat: ex.seat, limits: limits(), maxCandidates: 3 });
-    if (view.explore !== ex) return;
-    const best = (result.candidates || [])[0];
-    const line = (result.principalVariation || []).map((a) => a.text);
-    text.textContent = `Hint: ${result.action.text}` + (best ? ` (win ${percent(best.winProbability)})` : "") +
-      (line.length ? `. Line: ${line.join(" → ")}` : "");
-    mark(result.action, "rv-best");
-    const button = $("rv-explore-actions").querySelector(`button[data-action-id="${result.action.id || 0}"]`);
-    if (button) button.classList.add("rv-hinted");
-  } catch (error) {
-    text.textContent = "";
     fail(error);
   }
 }
 
+// "Back to the review" (app.js): the review as it was, at the position explored from.
+function backFromExploring() {
+  view.explore = false;
+  document.body.classList.add("reviewing");
+  show(view.current);
+  $("rv-explore-button").focus();
+}
+
 // -- the entry points ----------------------------------------------------------------------
 
-// The entry points (app.js calls it once, as the page starts).
-export function setUp() {
+// The entry points (app.js calls it once, as the page starts, with its `explore`).
+/** @param {(start: ExploreStart, back: () => void) => Promise<void>} explore */
+export function setUp(explore) {
+  view.startGame = explore;
   $("open-record-button").addEventListener("click", () => $("open-record-file").click());
   $("open-record-file").addEventListener("change", () => {
     openFile($("open-record-file").files[0]);

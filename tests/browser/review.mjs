@@ -2,17 +2,52 @@
 // Usage: node review.mjs http://127.0.0.1:PORT SHOTS_DIR RECORD.json [PHONE_SHOTS_DIR]
 // Opens RECORD.json by "Open record…", analyses seat 0 at 30 iterations a move (AnalyzeGame,
 // streamed), clicks the graph's first mistake (or blunder) mark, steps with the arrow keys,
-// explores one move from there and comes back; axe-core and the page's width at 390x844 and
+// explores from there (a game of the page: moves on the board until a bot has replied, a
+// hint, Undo) and comes back to the review; axe-core and the page's width at 390x844 and
 // 1440x900, with screenshots (page-review.png; review-390x844.png in PHONE_SHOTS_DIR, default
 // SHOTS_DIR); then a Kuhn poker game played on the page, reviewed by "Review game"
 // (GetGameRecord). Prints one JSON line.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { newGame, nextTurn, withPage } from "./launch.mjs";
+import { askHint, newGame, nextTurn, withPage } from "./launch.mjs";
 
 const [base, shots, record, phoneShots = shots] = process.argv.slice(2);
 const AXE = readFileSync(new URL("./node_modules/axe-core/axe.min.js", import.meta.url), "utf8");
 const SIZES = [[390, 844, join(phoneShots, "review-390x844.png")], [1440, 900, join(shots, "page-review.png")]];
+
+const BOT = "Seat 1 (casual bot): ";
+const logLines = (page) => page.locator("#log > li").evaluateAll((items) => items.map((i) => i.firstChild.textContent));
+
+// The reader's turn in the game on the page ("move": the board's targets marked), its end
+// ("over") or an error.
+async function boardTurn(page) {
+  const next = await page.waitForFunction(() => {
+    if (!document.getElementById("scores").hidden) return "over";
+    if (!document.getElementById("error").hidden) return "error";
+    return document.querySelector("[data-piece].target") ? "move" : null;
+  }, null, { timeout: 60_000, polling: 20 });
+  return next.jsonValue();
+}
+
+// A move on the board: a target clicked (the seat's own header, which ends a turn, where it
+// is one), then in its chooser "end" where offered, else the first move; done once logged.
+async function boardMove(page) {
+  const keys = await page.locator("[data-piece].target").evaluateAll((ns) => ns.map((n) => n.getAttribute("data-piece")));
+  const key = keys.find((k) => k.startsWith("seat-")) ?? keys[0];
+  const logged = await page.locator("#log > li").count();
+  await page.locator(`[data-piece="${key}"]`).click();
+  const chose = await page.waitForFunction((n) => {
+    const box = document.getElementById("board-chooser");
+    if (box && !box.hidden && box.querySelector("button[data-choice-id]")) return "chooser";
+    return document.querySelectorAll("#log > li").length > n ? "played" : null;
+  }, logged, { polling: 20 });
+  if ((await chose.jsonValue()) === "chooser") {
+    const choices = page.locator("#board-chooser button[data-choice-id]");
+    const end = (await choices.allTextContents()).findIndex((t) => t.trim() === "end");
+    await choices.nth(Math.max(end, 0)).click();
+    await page.waitForFunction((n) => document.querySelectorAll("#log > li").length > n, logged, { polling: 20 });
+  }
+}
 
 const boardIndex = (page) => page.locator("#rv-board").getAttribute("data-index").then(Number);
 const waitIndex = (page, index) => page.waitForFunction(
@@ -93,24 +128,36 @@ await withPage(base, async (page, seen) => {
   await page.keyboard.press("ArrowLeft");
   await waitIndex(page, seen.markIndex - 1);
   seen.afterLeft = await boardIndex(page);
-  // Explore: a move of one's own, the bot's answer, then back to the review.
+  // Explore: the position played on as a game of the page, moves made on the board until a
+  // bot has replied to one (its reply in the log), a hint, Undo, then back to the review.
+  seen.blobBefore = await page.evaluate(() => window.game.blob);
   await page.locator("#rv-explore-button").click();
-  await page.locator("#rv-explore-actions button").first().waitFor();
-  seen.exploreChoices = await page.locator("#rv-explore-actions button").count();
-  await page.locator("#rv-explore-hint").click();
-  await page.waitForFunction(() => /^Hint: /.test(document.getElementById("rv-explore-hint-text").textContent));
-  seen.hint = await page.locator("#rv-explore-hint-text").textContent();
-  await page.locator("#rv-explore-actions button").first().click();
-  await page.waitForFunction(() => Number(document.getElementById("rv-explore").dataset.moves) >= 1);
-  await page.waitForFunction(() => document.querySelector("#rv-explore-actions button")
-    || /Game over/.test(document.getElementById("rv-explore-status").textContent));
-  seen.exploreMoves = Number(await page.locator("#rv-explore").getAttribute("data-moves"));
-  seen.exploreStatus = await page.locator("#rv-explore-status").textContent();
-  seen.exploreLog = await page.locator("#rv-explore-log li").allTextContents();
-  await page.locator("#rv-explore-back").click();
+  await page.locator("#exploring").waitFor({ state: "visible" });
+  seen.exploreReviewHidden = await page.locator("#review").isHidden();
+  seen.exploreLog = [];
+  for (let moves = 0; moves < 12; moves++) {
+    if ((await boardTurn(page)) !== "move") break;
+    if (seen.exploreFirstMine !== undefined && seen.exploreLog.slice(seen.exploreFirstMine).some((l) => l.startsWith(BOT))) break;
+    if (seen.exploreFirstMine === undefined) {
+      seen.exploreFirstMine = await page.locator("#log > li").count();
+      await askHint(page, seen);
+      seen.exploreTargets = await page.locator("[data-piece].target").count();
+    }
+    await boardMove(page);
+    seen.exploreLog = await logLines(page);
+  }
+  seen.exploreLog = await logLines(page);
+  seen.exploreBlob = await page.evaluate(() => window.game.blob); // (its history: the start dealt)
+  seen.exploreStored = await page.evaluate(() => JSON.parse(localStorage.getItem("council-ai.game")).blob);
+  await page.locator("#undo-button:enabled").click();
+  await page.waitForFunction((n) => document.querySelectorAll("#log > li").length < n, seen.exploreLog.length);
+  await boardTurn(page);
+  seen.afterUndo = await logLines(page);
+  await page.locator("#back-to-review").click();
   await waitIndex(page, seen.markIndex - 1);
   seen.backAt = await boardIndex(page);
-  seen.exploreHidden = await page.locator("#rv-explore").isHidden();
+  seen.exploringHidden = await page.locator("#exploring").isHidden();
+  await page.waitForFunction((blob) => window.game.blob === blob, seen.blobBefore);
   // Home and End: the first and the final position.
   await page.locator("#rv-board").focus();
   await page.keyboard.press("End");

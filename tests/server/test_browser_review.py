@@ -7,8 +7,10 @@ A record written by ``council-ai arena --record`` (the random agent in seat 0) o
 move k of N…", the graph's points growing) to the end, the graph has one point per reviewed
 decision (seat 0's moves), a mistake's mark on it moves the board to that move (the played
 and the better move said with their points and the better move's line, and marked on the
-board), the arrow keys step, Explore plays a move (the bot's replies listed) and "Back to
-the review" returns to the position, Home and End go to the ends; no sideways scrolling at
+board), the arrow keys step, "Explore from here" starts a game of the page from the
+position (NewGame's start_position: seat 0 the reader, on the board, with a hint and Undo;
+the casual bot's replies in the log) and "Back to the review" returns to the position, the
+page's own game behind it again, Home and End go to the ends; no sideways scrolling at
 390 px, no serious or critical axe-core violation at 390x844 and 1440x900. Then a Kuhn poker
 game played on the page is reviewed by "Review game" (its record from GetGameRecord), its
 seats named as in play.
@@ -19,6 +21,7 @@ with COUNCIL_UPDATE_SCREENSHOTS=1 (``make screenshots``).
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
@@ -26,7 +29,10 @@ from pathlib import Path
 
 import pytest
 import test_browser
-from test_browser import _play, _shots
+from test_browser import KEYS, _play, _shots
+
+from council.engine.record import play_move, record_from_json
+from council.engine.serialize import state_from_proto
 
 pytestmark = pytest.mark.usefixtures("fixed_chance")  # (conftest.py: one seeded game a run)
 
@@ -92,15 +98,31 @@ def test_the_page_reviews_a_record(node, chromium, page_address, tmp_path):
     assert seen["serious"] == [], seen["serious"]
     assert (shots / "page-review.png").read_bytes().startswith(b"\x89PNG")
     assert (tmp_path / "review-390x844.png").read_bytes().startswith(b"\x89PNG")
-    # The arrow keys step; Explore plays a move and comes back.
+    # The arrow keys step.
     assert seen["afterRight"] == first_bad + 1 and seen["afterLeft"] == first_bad - 1
-    assert seen["exploreChoices"] > 0 and seen["hint"].startswith("Hint: ")
-    assert seen["exploreMoves"] >= 1 and len(seen["exploreLog"]) == seen["exploreMoves"]
-    # Each move listed with its seat: the reader's (seat 0) and the bot's replies.
-    mine = [e for e in seen["exploreLog"] if e.startswith("Seat 0 (random): ")]
-    replies = [e for e in seen["exploreLog"] if e.startswith("Seat 1 (") and " (bot): " in e]
-    assert len(mine) >= 1 and len(mine) + len(replies) == len(seen["exploreLog"])
-    assert seen["backAt"] == first_bad - 1 and seen["exploreHidden"] and seen["gameShownAgain"]
+    # Explore: a game of the page from that position, the reader seat 0 on the board, the
+    # other seat the casual bot (the review's budget in iterations), each move in the log.
+    assert seen["exploreReviewHidden"] and seen["exploreTargets"] > 0
+    assert seen["hintHeadings"] == ["Move", "Plays it", "Win %", "VP"] and seen["hintRows"]
+    log, first_mine = seen["exploreLog"], seen["exploreFirstMine"]
+    assert all(line.startswith(("Seat 0 (you): ", "Seat 1 (casual bot): ")) for line in log), log
+    assert log[first_mine].startswith("Seat 0 (you): ")
+    replies = [line for line in log[first_mine:] if line.startswith("Seat 1 (casual bot): ")]
+    assert replies, log
+    # Undo takes the reader's last move back (and the bot's replies after it).
+    after = seen["afterUndo"]
+    assert len(after) < len(log) and after == log[: len(after)]
+    assert log[len(after)].startswith("Seat 0 (you): ")
+    # The game explored started from the position before that move as seat 0 saw it, seat
+    # 1's hand dealt afresh (NewGame's start_position).
+    position = state_from_proto(record_from_json(path.read_text()).start)
+    for move in record_from_json(path.read_text()).moves[: first_bad - 1]:
+        play_move(position, move)
+    start = state_from_proto(KEYS.open(base64.b64decode(seen["exploreBlob"]), ttl_s=3600).start)
+    assert start.view(0) == position.view(0) and start.view(1) != position.view(1)
+    # Storage kept the page's own game meanwhile, and it is back behind the review.
+    assert seen["exploreStored"] == seen["blobBefore"]
+    assert seen["backAt"] == first_bad - 1 and seen["exploringHidden"] and seen["gameShownAgain"]
     assert (seen["afterEnd"], seen["afterHome"]) == (len(moves), 0)
     # The page's own game, reviewed by "Review game" (GetGameRecord).
     review = seen["pageReview"]
