@@ -146,7 +146,7 @@ def signed(n: int, unit: str, plural: str | None = None) -> str:
     return f"{n:+d} {name}"
 
 
-# The words of the bonus keys (council.engine.board.BONUS_KEYS) in a line of amounts.
+# The words of the bonus keys (the default game's board's BONUS_KEYS) in a line of amounts.
 _BONUS_WORDS = {
     "VP": ("VP", None),
     "coins": ("coin", None),

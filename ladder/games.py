@@ -18,8 +18,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from council.engine.config import DEFAULT_GAME
-from council.engine.games import all_games, game_named
+from council.engine.games import DEFAULT_GAME, all_games, game_named
 from council.mcts.games import search_game
 
 __all__ = [

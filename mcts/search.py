@@ -1,8 +1,9 @@
 """Information Set MCTS from one seat's view, with anytime budgets and root parallelism.
 
->>> from council.engine import GameConfig, State
+>>> from council.engine.games import default_game
 >>> from council.mcts.search import SearchLimits, search
->>> state = State.new_game(GameConfig(players=2), seed=3)
+>>> game = default_game()
+>>> state = game.new_game(game.config_class(players=2), seed=3)
 >>> result = search(state.view(0), SearchLimits(iterations=200), seed=1)
 >>> result.action in state.legal_actions(), result.iterations
 (True, 200)
@@ -18,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
-from council.engine import Position, State
+from council.engine import Position
 from council.mcts import _search
 from council.mcts.value_model import DEFAULT_MODEL_PATH, ValueModel
 
@@ -420,7 +421,7 @@ class Search:
     @classmethod
     def from_full_state(
         cls,
-        state: State,
+        state: Position,
         config: SearchConfig | None = None,
         seed: int = 0,
         max_nodes: int = 1_000_000,
@@ -552,7 +553,7 @@ def search(
 
 
 def search_full_state(
-    state: State,
+    state: Position,
     limits: SearchLimits,
     config: SearchConfig | None = None,
     seed: int = 0,

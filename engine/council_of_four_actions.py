@@ -1,7 +1,7 @@
 """The fixed action space of Council of Four as small readable value types.
 
-Every decision of the game is one integer id in ``0 .. NUM_ACTIONS - 1`` (the ranges are
-the core's ``council.engine._core.ACTION_KINDS``; ``docs/actions.md`` has the table). ``Action``
+Every decision of the game is one integer id in ``0 .. NUM_ACTIONS - 1`` (the ranges are the core's
+``council.engine._council_of_four.ACTION_KINDS``; ``docs/actions.md`` has the table). ``Action``
 turns an id into a structured value and back, and into a short text form and back.
 
 Text grammar (input is case-insensitive; ``_`` and ``-`` are interchangeable in verbs;
@@ -65,9 +65,10 @@ import re
 from dataclasses import dataclass, fields
 from typing import cast
 
-from council.engine import board
-from council.engine._core import ACTION_KINDS, NUM_ACTIONS, PAYMENTS, rule_numbers
+from council.engine import council_of_four_board as board
+from council.engine._council_of_four import ACTION_KINDS, NUM_ACTIONS, PAYMENTS, rule_numbers
 from council.engine.effects import with_article
+from council.engine.position import StructuredActionError
 from council.v1 import council_of_four_pb2 as cof_pb
 from council.v1 import game_pb2 as pb
 
@@ -601,7 +602,7 @@ def describe(state, action_id: int) -> str:
 
     The action need not be legal; the text uses the state only for what is on the board
     (face-up tiles, the king's city, tokens); the prices are the rule numbers the core plays
-    by (``council.engine._core.rule_numbers()``, loaded from the board data).
+    by (``council.engine._council_of_four.rule_numbers()``, loaded from the board data).
     """
     a = Action.from_id(action_id)
     raw = state.to_raw()
@@ -707,15 +708,6 @@ ACTION_KIND_TO_PROTO = {
 ACTION_KIND_FROM_PROTO = {v: k for k, v in ACTION_KIND_TO_PROTO.items()}
 # The fields of an Action message that an Action's fields fill, by the same names.
 ACTION_FIELDS = ("balcony", "colour", "region", "slot", "tile", "position", "city", "payment")
-
-
-class StructuredActionError(ValueError):
-    """An Action message that is no action: `violations` lists (field, problem), the field a
-    path in the message ("balcony", "cards.white"; "" for the message as a whole)."""
-
-    def __init__(self, violations):
-        self.violations: list[tuple[str, str]] = list(violations)
-        super().__init__("; ".join(f"{f}: {p}" if f else p for f, p in self.violations))
 
 
 def action_to_proto(a: Action) -> pb.Action:

@@ -49,8 +49,8 @@ NOBILITY_MAX: int = _DATA["nobility_track"]["max"]
 # The frame of the city positions on a region board (Layout.city_positions): width, height.
 MAP_FRAME: tuple[int, int] = (_DATA["map_frame"]["width"], _DATA["map_frame"]["height"])
 NOBILITY_SPACES: dict[int, dict] = {int(k): v for k, v in _DATA["nobility_track"]["spaces"].items()}
-# The rule numbers: the compiled core loads them (council.engine._core.rule_numbers() gives
-# back what it plays by) and holds no copy of its own.
+# The rule numbers: the compiled core loads them (council.engine._council_of_four.rule_numbers()
+# gives back what it plays by) and holds no copy of its own.
 RULE_NUMBERS = {
     k: _DATA[k]
     for k in (

@@ -2,10 +2,10 @@
 
 Works for full states, for one seat's view (hidden hands are shown as ``?`` with their
 size) and for finished games. Every number comes from ``state.to_raw()`` and the
-public ``State`` methods; names come from ``council.engine.board``.
+public ``CouncilOfFourState`` methods; names come from ``council.engine.council_of_four_board``.
 
->>> from council.engine import GameConfig, State
->>> text = render_state(State.new_game(GameConfig(players=2), seed=3))
+>>> from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+>>> text = render_state(CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=3))
 >>> text.splitlines()[0]
 'Council of Four: 2 players, layout ABA, turn 1, 0 actions played'
 >>> "To act: seat 0 (turn: main action owed)" in text
@@ -14,7 +14,7 @@ True
 
 from __future__ import annotations
 
-from council.engine import board
+from council.engine import council_of_four_board as board
 
 __all__ = ["render_state"]
 

@@ -1,9 +1,9 @@
 """The board drawn as SVG from a state: ``render_svg(state)`` returns the text of an SVG file.
 
-Pure Python with no dependency: it reads ``state.to_raw()``, the public ``State`` methods
-and the board data (``council.engine.board``, whose ``board.json`` holds the city positions
-of each region side, ``Layout.city_positions``). A full state shows every hand; a view
-(``state.view(seat)``) shows only the viewer's and the other hands' sizes.
+Pure Python with no dependency: it reads ``state.to_raw()``, the public ``CouncilOfFourState``
+methods and the board data (``council.engine.council_of_four_board``, whose ``board.json`` holds the
+city positions of each region side, ``Layout.city_positions``). A full state shows every hand; a
+view (``state.view(seat)``) shows only the viewer's and the other hands' sizes.
 
 Every piece a page may want to click or highlight has a stable id or class:
 
@@ -41,8 +41,8 @@ each with its own shape (circle, square, triangle, diamond) on its emporiums, it
 marker and its panel, so a seat is told apart without colour; neutral emporiums are grey
 hexagons.
 
->>> from council.engine import GameConfig, State
->>> svg = render_svg(State.new_game(GameConfig(players=2), seed=3))
+>>> from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+>>> svg = render_svg(CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=3))
 >>> svg.startswith("<svg"), svg.count('class="city"'), 'id="balcony-king"' in svg
 (True, 15, True)
 """
@@ -52,7 +52,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
-from council.engine import board
+from council.engine import council_of_four_board as board
+from council.engine.text_svg import svg_to_png
 
 __all__ = [
     "PLAYER_COLOURS",
@@ -1091,8 +1092,8 @@ def decision_words(state, raw: dict) -> str:
     """The decision to take now in a player's words (the board's header): never a rule's
     internal name such as ``pay_permit``.
 
-    >>> from council.engine import GameConfig, State
-    >>> state = State.new_game(GameConfig(players=2), seed=3)
+    >>> from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+    >>> state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=3)
     >>> decision_words(state, state.to_raw())
     'a main action to take'
     """
@@ -1151,19 +1152,3 @@ def render_svg(state) -> str:
     title = f"<title>Council of Four, {b.n} players, layout {b.layout.code}</title>"
     background = f'<rect width="{WIDTH}" height="{_f(height)}" fill="#FFFFFF"/>'
     return "\n".join([head, title, defs, background, *body.parts, "</svg>"]) + "\n"
-
-
-def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
-    """The PNG of an SVG text, drawn by CairoSVG (the ``render`` extra:
-    ``pip install 'council-ai[render]'``, which needs the system's cairo library, Debian's
-    ``libcairo2``)."""
-    try:
-        import cairosvg
-    except (ImportError, OSError) as error:  # no package, or no libcairo for cairocffi
-        raise RuntimeError(
-            "PNG output needs CairoSVG and the cairo library: pip install "
-            f"'council-ai[render]' (Debian: apt-get install libcairo2): {error}"
-        ) from None
-    png = cairosvg.svg2png(bytestring=svg.encode(), scale=scale)
-    assert isinstance(png, bytes)
-    return png

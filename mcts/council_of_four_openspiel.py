@@ -4,7 +4,7 @@ Needs the optional extra ``open-spiel`` (``pip install -e ".[openspiel]"``). Imp
 this module registers the game ``python_council_of_four`` with pyspiel::
 
     >>> import pyspiel
-    >>> import council.mcts.openspiel_game  # noqa: F401  (registers the game)
+    >>> import council.mcts.council_of_four_openspiel  # noqa: F401  (registers the game)
     >>> game = pyspiel.load_game("python_council_of_four", {"players": 2, "seed": 3})
     >>> state = game.new_initial_state()
     >>> state.current_player(), len(state.legal_actions()) > 0
@@ -37,9 +37,9 @@ import pickle
 import numpy as np
 import pyspiel
 
-from council.engine import GameConfig, State
-from council.engine._core import NUM_ACTIONS
-from council.engine.actions import Action
+from council.engine._council_of_four import NUM_ACTIONS
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.council_of_four_actions import Action
 
 SHORT_NAME = "python_council_of_four"
 # A safe bound on the number of actions in one game. Uniformly random 2-player games take
@@ -77,7 +77,7 @@ def _game_info(players: int) -> pyspiel.GameInfo:
     )
 
 
-def view_string(state: State, player: int) -> str:
+def view_string(state: CouncilOfFourState, player: int) -> str:
     """A canonical string of what ``player`` knows in ``state`` (a full state or its view).
 
     The hex of the pickled ``view(player).to_raw()`` (every field of the C struct, in a
@@ -95,15 +95,15 @@ class CouncilGame(pyspiel.Game):
         params = dict(params or {})
         self.players = int(params.get("players", 2))
         self.seed = int(params.get("seed", 0))
-        self.config = GameConfig(players=self.players).validate()
+        self.config = CouncilOfFourConfig(players=self.players).validate()
         super().__init__(_GAME_TYPE, _game_info(self.players), params)
-        self._initial = State.new_game(self.config, seed=self.seed)
+        self._initial = CouncilOfFourState.new_game(self.config, seed=self.seed)
 
     def new_initial_state(self) -> CouncilState:
         # OpenSpiel's C++ PyState::Clone starts from a new initial state: keep it cheap.
         return CouncilState(self, self._initial.clone())
 
-    def state_from_engine(self, engine_state: State) -> CouncilState:
+    def state_from_engine(self, engine_state: CouncilOfFourState) -> CouncilState:
         """Wrap a full engine state (copied) of this game's player count."""
         if engine_state.is_view:
             raise ValueError("an OpenSpiel state needs a full state, not a view")
@@ -118,9 +118,9 @@ class CouncilGame(pyspiel.Game):
 
 
 class CouncilState(pyspiel.State):
-    """An OpenSpiel state around a full ``council.engine.State`` (``.engine``)."""
+    """An OpenSpiel state around a full ``CouncilOfFourState`` (``.engine``)."""
 
-    def __init__(self, game: CouncilGame, engine_state: State):
+    def __init__(self, game: CouncilGame, engine_state: CouncilOfFourState):
         super().__init__(game)
         self.engine = engine_state
 

@@ -1,26 +1,23 @@
-"""Game configurations: Council of Four's (player count, board layout and the rule variants
-of RULINGS.md) and The Council's (the seat count). Each makes its game's new positions."""
+"""Council of Four's configuration: the player count, the board layout and the rule variants
+of RULINGS.md. It makes the game's new positions."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from council.engine._the_council import MAX_PLAYERS as _TC_MAX_PLAYERS
-from council.engine._the_council import MIN_PLAYERS as _TC_MIN_PLAYERS
-from council.engine.board import DEFAULT_LAYOUT, LAYOUT_CODES
+from council.engine.council_of_four_board import DEFAULT_LAYOUT, LAYOUT_CODES
 
-# The seat counts of each game.
+# Its seat counts.
 COUNCIL_OF_FOUR_PLAYERS = (2, 3, 4)
-THE_COUNCIL_PLAYERS = tuple(range(_TC_MIN_PLAYERS, _TC_MAX_PLAYERS + 1))
 
 
 @dataclass(frozen=True)
-class GameConfig:
+class CouncilOfFourConfig:
     """Everything fixed before the first turn.
 
-    >>> GameConfig(players=2).layout_index
+    >>> CouncilOfFourConfig(players=2).layout_index
     2
-    >>> GameConfig(players=5).validate()
+    >>> CouncilOfFourConfig(players=5).validate()
     Traceback (most recent call last):
     ...
     ValueError: players: must be 2, 3 or 4, got 5
@@ -38,12 +35,12 @@ class GameConfig:
         return LAYOUT_CODES.index(self.layout)
 
     def new_game(self, seed: int = 0):
-        """``State.new_game(self, seed)``: a new Council of Four game."""
-        from council.engine._core import State
+        """``CouncilOfFourState.new_game(self, seed)``: a new Council of Four game."""
+        from council.engine._council_of_four import CouncilOfFourState
 
-        return State.new_game(self, seed=seed)
+        return CouncilOfFourState.new_game(self, seed=seed)
 
-    def validate(self) -> GameConfig:
+    def validate(self) -> CouncilOfFourConfig:
         """Raise ValueError naming the field if anything is out of range."""
         if not isinstance(self.players, int) or self.players not in COUNCIL_OF_FOUR_PLAYERS:
             raise ValueError(f"players: must be 2, 3 or 4, got {self.players!r}")
@@ -69,34 +66,8 @@ class GameConfig:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> GameConfig:
+    def from_dict(cls, data: dict) -> CouncilOfFourConfig:
         unknown = set(data) - set(cls.__dataclass_fields__)
         if unknown:
             raise ValueError(f"config: unknown field(s) {', '.join(sorted(unknown))}")
         return cls(**data).validate()
-
-
-@dataclass(frozen=True)
-class TheCouncilConfig:
-    """A game of The Council, the Decktet game (docs/the-council.md): 3 to 5 seats.
-
-    >>> TheCouncilConfig(players=5).new_game(seed=1).n_players
-    5
-    """
-
-    players: int = 4
-
-    def validate(self) -> TheCouncilConfig:
-        if not isinstance(self.players, int) or self.players not in THE_COUNCIL_PLAYERS:
-            raise ValueError(f"players: The Council seats 3, 4 or 5, got {self.players!r}")
-        return self
-
-    def new_game(self, seed: int = 0):
-        from council.engine._the_council import TheCouncilState
-
-        return TheCouncilState.new_game(self, seed=seed)
-
-
-# The game played where none is named (the service's GAME_UNSPECIFIED, the commands' --game);
-# the games themselves are registered in council.engine.games.
-DEFAULT_GAME = "council-of-four"
