@@ -1,0 +1,6 @@
+"""Deprecated (0.4.0 removes it): the board's facts of one game moved to its own module,
+``council.engine.council_of_four_board``; each name used from here warns and is that module's."""
+
+from council.engine._deprecated import moved
+
+__getattr__ = moved(__name__, "council.engine.council_of_four_board")
