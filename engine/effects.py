@@ -1,11 +1,10 @@
 """What an action did: its ``council.v1.ActionEffects`` message (issue #30), for every game.
 
-Each game computes its own effects behind the game interface (``Game.effects``:
-``council.engine.council_of_four_effects``, ``the_council_effects``, ``kuhn_poker_effects``,
-``leduc_poker_effects``), told from the event trace its rules wrote as they applied the
-action (a position's ``events``; ``Trace``), never from the rules written again; this module
-holds what they share (``Trace``, ``EffectsBuilder``, the wording of signed amounts) and the
-two ways the service asks for them:
+Each game computes its own effects behind the game interface (``Game.effects``: each game's
+``council.engine.<module_name>_effects``), told from the event trace its rules wrote as they applied
+the action (a position's ``events``; ``Trace``), never from the rules written again; this module
+holds what they share (``Trace``, ``EffectsBuilder``, the wording of signed amounts) and the two
+ways the service asks for them:
 
 - ``action_effects(before, after, action, seat)``: what an action taken in the full state
   `before` did to reach `after`, as `seat` may know it (None: everything);

@@ -21,8 +21,8 @@ found are reported together in one ``StateValidationError``.
 >>> game = default_game()
 >>> s = game.new_game(game.config_class(players=2), seed=1)
 >>> obj = state_to_json(s)
->>> obj["format"], obj["board"]["king_city"], obj["players"][1]["coins"]
-('council-of-four/1', 'Juvelar', 11)
+>>> obj["format"] == game.state_format, obj["board"]["king_city"], obj["players"][1]["coins"]
+(True, 'Juvelar', 11)
 >>> state_from_json(obj) == s
 True
 >>> obj["players"][1]["coins"] = 99

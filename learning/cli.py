@@ -143,7 +143,7 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--record",
         metavar="DIR",
-        help="also write each game's record to DIR/council-of-four-<game>.json "
+        help="also write each game's record to DIR/<game name>-<game index>.json "
         "(council.engine.record; docs/review.md)",
     )
     p.add_argument("--no-progress", action="store_true")

@@ -14,7 +14,7 @@ holds the settings (checked on resume) and per-shard counts. A game still runnin
 ``max_turns`` is dropped and counted. The file format: docs/learning.md.
 
 With ``record_dir``, every game is also written there as a game record
-(``council.engine.record``, docs/review.md): ``council-of-four-<game index>.json``, its players
+(``council.engine.record``, docs/review.md): ``<game name>-<game index>.json``, its players
 named by their agent specs; a dropped game is recorded adjudicated at the cap
 (``Position.adjudicated()``), as the arena records its capped games.
 
@@ -248,7 +248,7 @@ def _game_record_json(
 
 def record_name(index: int) -> str:
     """The file name of game ``index``'s record in a ``record_dir``."""
-    return f"council-of-four-{index:06d}.json"
+    return f"{default_game().name}-{index:06d}.json"
 
 
 def _empty_positions(n: int, f: int) -> dict:

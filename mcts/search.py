@@ -83,7 +83,7 @@ class SearchConfig:
     exploration, rollout length, the reward's mix, where iterations start, how the move is
     played: the compiled ``_search.SETTINGS``, and the model files, loaded here) and, in
     ``game``, its game's own (a ``GameSettings`` its game registered; ``None``: its game's
-    defaults, filled in when a search starts). The defaults are Council of Four's, tuned by
+    defaults, filled in when a search starts). The defaults are the default game's, tuned by
     measured strength (the figures are in docs/results.md); each game registers its own
     (``council.mcts.games``).
 
