@@ -7,6 +7,12 @@ position (``council.engine.position``). A game's classes are its own module's
 from council.engine._deprecated import moved
 from council.engine.position import IllegalActionError, Position
 
+# The registry before any game's module: importing a game's module first (for its classes)
+# would otherwise import the registry from inside it, and that game would register after
+# the ones the registry imports next, out of their order (and the default game's name,
+# the first registered, would be another's).
+from council.engine import games as _games  # noqa: F401  # isort: skip
+
 __all__ = ["IllegalActionError", "Position"]
 
 # Deprecated: the names this package exported before each game's classes moved to its own
