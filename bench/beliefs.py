@@ -27,7 +27,7 @@ import platform
 import statistics
 import sys
 
-from council.engine import TheCouncilState
+from council.engine.the_council import TheCouncilState
 from council.mcts.arena import wilson_interval
 from council.mcts.search import SearchLimits, search
 from council.mcts.the_council_agents import THE_COUNCIL_CONFIG

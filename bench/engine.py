@@ -4,13 +4,13 @@
     python bench/engine.py --quick    # a few seconds, for a smoke check
 
 The compiled loops of ``council.engine._bench`` (``bench_random_games``, ``bench_clone``,
-``bench_legal_actions``, ``bench_determinize``) run on one core without the GIL; the
-Python-level figures (``State.clone()``, ``State.legal_actions()``, ...) are given for
+``bench_legal_actions``, ``bench_determinize``) run on one core without the GIL; the Python-level
+figures (``CouncilOfFourState.clone()``, ``CouncilOfFourState.legal_actions()``, ...) are given for
 comparison. ``position`` times a position's forms on mid-game states and views:
-``validate_new_position_us`` reads a ``council.v1.GameState`` message and validates it in
-full (what the service does for every request), ``problems_us`` the consistency query alone,
-and the message and JSON conversions both ways. Every figure is the median of several
-repetitions timed with ``time.perf_counter``. Nothing here asserts anything about speed.
+``validate_new_position_us`` reads a ``council.v1.GameState`` message and validates it in full (what
+the service does for every request), ``problems_us`` the consistency query alone, and the message
+and JSON conversions both ways. Every figure is the median of several repetitions timed with
+``time.perf_counter``. Nothing here asserts anything about speed.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ import statistics
 import sys
 import time
 
-from council.engine import GameConfig, State, TheCouncilState, _bench
+from council.engine import _bench
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.serialize import (
     problems,
     state_from_json,
@@ -32,8 +33,9 @@ from council.engine.serialize import (
     state_to_json,
     state_to_proto,
 )
+from council.engine.the_council import TheCouncilState
 
-DEFAULT_LAYOUT = GameConfig().layout_index
+DEFAULT_LAYOUT = CouncilOfFourConfig().layout_index
 
 
 def median_time(fn, repeats: int) -> float:
@@ -47,20 +49,20 @@ def median_time(fn, repeats: int) -> float:
     return statistics.median(times)
 
 
-def mid_game_positions(players: int, n: int, seed: int) -> list[State]:
+def mid_game_positions(players: int, n: int, seed: int) -> list[CouncilOfFourState]:
     """Positions from random games between 15% and 85% of their length (typical mid-game)."""
-    out: list[State] = []
+    out: list[CouncilOfFourState] = []
     g = 0
     while len(out) < n:
-        config = GameConfig(players=players)
-        state = State.new_game(config, seed=seed + g)
+        config = CouncilOfFourConfig(players=players)
+        state = CouncilOfFourState.new_game(config, seed=seed + g)
         rng = random.Random(seed + g)
         actions = []
         while not state.is_terminal():
             actions.append(rng.choice(state.legal_actions()))
             state.apply(actions[-1])
         stop = rng.randint(int(0.15 * len(actions)), int(0.85 * len(actions)))
-        state = State.new_game(config, seed=seed + g)
+        state = CouncilOfFourState.new_game(config, seed=seed + g)
         for action in actions[:stop]:
             state.apply(action)
         out.append(state)
@@ -175,10 +177,11 @@ def main(argv: list[str] | None = None) -> dict:
         return run
 
     py_clone_ns = statistics.median(
-        per_call(py_loop(State.clone, s), py_n, repeats) * 1e9 for s in positions
+        per_call(py_loop(CouncilOfFourState.clone, s), py_n, repeats) * 1e9 for s in positions
     )
     py_legal_us = statistics.median(
-        per_call(py_loop(State.legal_actions, s), py_n, repeats) * 1e6 for s in positions
+        per_call(py_loop(CouncilOfFourState.legal_actions, s), py_n, repeats) * 1e6
+        for s in positions
     )
     py_child_us = statistics.median(
         per_call(py_loop(lambda x: x.child(x.legal_actions()[0]), s), py_n, repeats) * 1e6
@@ -230,7 +233,7 @@ def main(argv: list[str] | None = None) -> dict:
         "quick": quick,
         "repeats": repeats,
         "players": 4,
-        "layout": GameConfig().layout,
+        "layout": CouncilOfFourConfig().layout,
         "random_actions_per_s": four["actions_per_s"],
         "random_games_per_s": four["games_per_s"],
         "mean_game_length_actions": four["mean_game_length_actions"],

@@ -6,9 +6,10 @@ Needs the optional extra: ``pip install -e ".[openspiel]"``. Prints one JSON obj
     python bench/openspiel_compare.py --games 8 --modes iterations --iterations 200
 
 OpenSpiel's bot is ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` on the Python game
-``python_council_of_four`` (``council.mcts.openspiel_game``). The C++ ``pyspiel.ISMCTSBot``
-cannot run it: OpenSpiel's Python-game bridge does not forward ``ResampleFromInfostate`` to
-Python, so the C++ bot stops on "ResampleFromInfostate() not implemented".
+``python_council_of_four`` (``council.mcts.council_of_four_openspiel``). The C++
+``pyspiel.ISMCTSBot`` cannot run it: OpenSpiel's Python-game bridge does not forward
+``ResampleFromInfostate`` to Python, so the C++ bot stops on "ResampleFromInfostate() not
+implemented".
 
 Fairness:
 
@@ -46,8 +47,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from council.engine import GameConfig, State
-from council.mcts import openspiel_game
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.mcts import council_of_four_openspiel as openspiel_game
 from council.mcts.arena import wilson_interval
 from council.mcts.search import SearchConfig, SearchLimits, search
 
@@ -127,7 +128,7 @@ def play(job) -> dict:
     game = pyspiel.load_game(openspiel_game.SHORT_NAME, {"players": 2, "seed": deal})
     # What ISMCTSAgent(iterations=..., time_s=...).act does, keeping the iteration count.
     ours_limits = SearchLimits(iterations=budget.iterations, time_s=budget.time_s, threads=1)
-    state = State.new_game(GameConfig(players=2), seed=deal)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=deal)
     actions = 0
     clock = {OURS: 0.0, THEIRS: 0.0}
     moves = {OURS: 0, THEIRS: 0}

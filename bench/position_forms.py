@@ -23,17 +23,17 @@ import statistics
 import sys
 import time
 
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.effects import known_effects
 from council.engine.members import to_members
 from council.engine.serialize import state_from_proto, state_to_proto
 from council.server import convert
 
 
-def _positions(n: int, seed: int) -> list[State]:
+def _positions(n: int, seed: int) -> list[CouncilOfFourState]:
     out = []
     for g in range(n):
-        state = State.new_game(GameConfig(players=4), seed=seed + g)
+        state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=4), seed=seed + g)
         rng = random.Random(seed + g)
         for _ in range(rng.randrange(40, 160)):
             if state.is_terminal():

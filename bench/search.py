@@ -26,9 +26,11 @@ import statistics
 import sys
 import time
 
-from council.engine import GameConfig, Position, State, TheCouncilConfig
+from council.engine import Position
 from council.engine._kuhn_poker import KuhnPokerState
 from council.engine._leduc_poker import LeducPokerState
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.the_council import TheCouncilConfig
 from council.mcts.council_of_four_settings import V1_CONFIG
 from council.mcts.kuhn_poker_agents import KUHN_POKER_CONFIG, KUHN_POKER_V3_CONFIG
 from council.mcts.leduc_poker_agents import LEDUC_POKER_CONFIG
@@ -82,7 +84,7 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
 
-    opening = State.new_game(GameConfig(players=4), seed=1).view(0)
+    opening = CouncilOfFourState.new_game(CouncilOfFourConfig(players=4), seed=1).view(0)
     figures = speed(SearchConfig(), opening, args.seconds, args.repeats)
     # Version 0.1's search (heuristic evaluation, 10-action rollouts), in the same run.
     figures["ismcts_v1"] = speed(V1_CONFIG, opening, args.seconds, args.repeats)

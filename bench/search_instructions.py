@@ -40,9 +40,10 @@ CASES = {
 def one(case: str, iterations: int) -> None:
     """Run one case's search (in the valgrind process): the positions and configs of
     bench/search.py."""
-    from council.engine import GameConfig, State, TheCouncilConfig
     from council.engine._kuhn_poker import KuhnPokerState
     from council.engine._leduc_poker import LeducPokerState
+    from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+    from council.engine.the_council import TheCouncilConfig
     from council.mcts.kuhn_poker_agents import KUHN_POKER_CONFIG, KUHN_POKER_V3_CONFIG
     from council.mcts.leduc_poker_agents import LEDUC_POKER_CONFIG
     from council.mcts.search import Search, SearchConfig
@@ -53,7 +54,7 @@ def one(case: str, iterations: int) -> None:
     except ImportError:  # a build before the search settings per game (issue #39)
         from council.mcts.search import V1_CONFIG
 
-    opening = State.new_game(GameConfig(players=4), seed=1).view(0)
+    opening = CouncilOfFourState.new_game(CouncilOfFourConfig(players=4), seed=1).view(0)
     kuhn = KuhnPokerState.new_game(seed=1).view(0)
     positions = {
         "council_of_four": (opening, SearchConfig()),

@@ -69,7 +69,7 @@ import grpc
 from google.protobuf import duration_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.serialize import state_to_proto
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
@@ -83,7 +83,7 @@ def positions(n: int = 12, seed: int = 100) -> list[pb.GameState]:
     """Seeded mid-game positions of 2, 3 and 4 players."""
     out = []
     for i in range(n):
-        state = State.new_game(GameConfig(players=2 + i % 3), seed=seed + i)
+        state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2 + i % 3), seed=seed + i)
         chooser = random.Random(i)
         for _ in range(20 + 7 * (i % 12)):
             if state.is_terminal():
@@ -325,7 +325,7 @@ def sealing_cost(rounds: int = 3000) -> dict:
     """The per-call cost of a sealed game: open + ticket check + seal of a 4-player state."""
     from council.server import sealing
 
-    state = State.new_game(GameConfig(players=4), seed=5)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=4), seed=5)
     chooser = random.Random(5)
     for _ in range(40):
         state.apply(chooser.choice(state.legal_actions()))

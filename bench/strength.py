@@ -25,7 +25,8 @@ import sys
 import time
 from pathlib import Path
 
-from council.engine import GameConfig, TheCouncilConfig
+from council.engine.council_of_four import CouncilOfFourConfig
+from council.engine.the_council import TheCouncilConfig
 from council.mcts.agents import agent_label, parse_agent
 from council.mcts.arena import run_arena
 from council.server.presets import BY_NAME
@@ -134,7 +135,7 @@ def main(argv=None) -> int:
             lineup,
             deals=2 if args.quick else deals,
             seed=args.seed,
-            config=(TheCouncilConfig if council else GameConfig)(players=len(lineup)),
+            config=(TheCouncilConfig if council else CouncilOfFourConfig)(players=len(lineup)),
             workers=args.workers,
         )
         summary = report.to_dict()

@@ -15,7 +15,7 @@ import json
 import sys
 import time
 
-from council.engine import GameConfig
+from council.engine.council_of_four import CouncilOfFourConfig
 from council.mcts.agents import agent_label, parse_agent
 from council.mcts.arena import run_arena
 
@@ -42,7 +42,7 @@ def main(argv=None) -> int:
             lineup,
             deals=args.deals,
             seed=args.seed,
-            config=GameConfig(players=args.players),
+            config=CouncilOfFourConfig(players=args.players),
             workers=args.workers,
         )
         stats = report.to_dict()["agents"][agent_label(challenger)]

@@ -23,7 +23,7 @@ from libc.stdint cimport int8_t, uint64_t
 
 import numpy as np
 
-from council.engine._core import IllegalActionError
+from council.engine.position import IllegalActionError
 from council.engine._raw import raw_to_struct, struct_to_raw
 from council.engine._random cimport game_rng, random_below, seed_word
 from council.engine._trace cimport trace_decode

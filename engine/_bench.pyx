@@ -5,8 +5,9 @@ Kept out of the rules module: they only time the core's nogil functions.
 
 from libc.stdint cimport uint64_t
 
-from council.engine._core cimport (
-    N_ACTIONS, GameState, State, determinize, legal_actions, random_playout, setup_game,
+from council.engine._council_of_four cimport (
+    N_ACTIONS, GameState, CouncilOfFourState, determinize, legal_actions, random_playout,
+    setup_game,
 )
 from council.engine._random cimport random_below
 from council.engine._the_council cimport (
@@ -33,7 +34,7 @@ def bench_random_games(int n_players, int n_games, uint64_t seed, int layout=2):
     return actions, n_games
 
 
-def bench_clone(State state, int n):
+def bench_clone(CouncilOfFourState state, int n):
     """Copy the state n times into a scratch struct (a whole-struct copy each time)."""
     cdef GameState scratch
     cdef int _i
@@ -47,7 +48,7 @@ def bench_clone(State state, int n):
     return acc
 
 
-def bench_legal_actions(State state, int n):
+def bench_legal_actions(CouncilOfFourState state, int n):
     """List the legal actions of the state n times; return the summed counts."""
     cdef int buf[N_ACTIONS]
     cdef int _i
@@ -58,7 +59,7 @@ def bench_legal_actions(State state, int n):
     return acc
 
 
-def bench_determinize(State view, int n, uint64_t seed):
+def bench_determinize(CouncilOfFourState view, int n, uint64_t seed):
     """Determinize a view n times with seeds seed, seed + 1, ..."""
     cdef GameState scratch
     cdef int i

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from council.engine._position import PositionMembers
-from council.engine.config import TheCouncilConfig
+from council.engine.the_council_config import TheCouncilConfig
 
 class Card(NamedTuple):
     """One card's facts as the rules use them."""

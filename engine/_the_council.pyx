@@ -4,7 +4,7 @@ The game and the rulings it follows (TC1 ...) are in docs/the-council.md. The st
 C struct (``_the_council.pxd``); the rules functions take a pointer to it, run without the
 GIL and never allocate. ``TheCouncilState`` wraps the struct for Python.
 
->>> from council.engine import TheCouncilConfig
+>>> from council.engine.the_council import TheCouncilConfig
 >>> state = TheCouncilState.new_game(TheCouncilConfig(players=4), seed=7)
 >>> state.phase, state.decision_name, state.hand, state.current_player
 ('draft', 'draft', 1, 0)
@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from council.engine._core import IllegalActionError
+from council.engine.position import IllegalActionError
 from council.engine._raw import raw_to_struct, struct_to_raw
 from council.engine._random cimport game_rng, next_random, random_below, seed_word
 from council.engine._trace cimport NO_SEAT, Trace, emit, trace_bytes, trace_decode
@@ -643,7 +643,7 @@ cdef class TheCouncilState:
         if players is not None:
             config = players
         if config is None:
-            from council.engine.config import TheCouncilConfig
+            from council.engine.the_council_config import TheCouncilConfig
             config = TheCouncilConfig()
         cdef int n = config if isinstance(config, int) else config.validate().players
         if not TC_MIN_PLAYERS <= n <= TC_MAX_PLAYERS:

@@ -1,102 +1,16 @@
-"""Game configurations: Council of Four's (player count, board layout and the rule variants
-of RULINGS.md) and The Council's (the seat count). Each makes its game's new positions."""
+"""Deprecated (0.4.0 removes it): each game's configuration moved to its own module
+(``council.engine.<module_name>``), the default game's name to ``council.engine.games``; each
+name used from here warns and is the moved one."""
 
-from __future__ import annotations
+from council.engine._deprecated import moved
 
-from dataclasses import asdict, dataclass
-
-from council.engine._the_council import MAX_PLAYERS as _TC_MAX_PLAYERS
-from council.engine._the_council import MIN_PLAYERS as _TC_MIN_PLAYERS
-from council.engine.board import DEFAULT_LAYOUT, LAYOUT_CODES
-
-# The seat counts of each game.
-COUNCIL_OF_FOUR_PLAYERS = (2, 3, 4)
-THE_COUNCIL_PLAYERS = tuple(range(_TC_MIN_PLAYERS, _TC_MAX_PLAYERS + 1))
-
-
-@dataclass(frozen=True)
-class GameConfig:
-    """Everything fixed before the first turn.
-
-    >>> GameConfig(players=2).layout_index
-    2
-    >>> GameConfig(players=5).validate()
-    Traceback (most recent call last):
-    ...
-    ValueError: players: must be 2, 3 or 4, got 5
-    """
-
-    players: int = 4
-    layout: str = DEFAULT_LAYOUT  # coast, hills, mountains sides; RULINGS 19
-    max_coins: int = 20  # RULINGS 4: coins above the cap are lost
-    assistant_supply: int = 0  # RULINGS 5: 0 = unlimited
-    permit_tie_all_score: bool = True  # RULINGS 8: every tied player scores 3 VP
-    nobility_bonus_on_pass: bool = False  # RULINGS 13: only the space where it stops pays
-
-    @property
-    def layout_index(self) -> int:
-        return LAYOUT_CODES.index(self.layout)
-
-    def new_game(self, seed: int = 0):
-        """``State.new_game(self, seed)``: a new Council of Four game."""
-        from council.engine._core import State
-
-        return State.new_game(self, seed=seed)
-
-    def validate(self) -> GameConfig:
-        """Raise ValueError naming the field if anything is out of range."""
-        if not isinstance(self.players, int) or self.players not in COUNCIL_OF_FOUR_PLAYERS:
-            raise ValueError(f"players: must be 2, 3 or 4, got {self.players!r}")
-        if self.layout not in LAYOUT_CODES:
-            raise ValueError(
-                f"layout: must be 3 letters A/B for coast, hills, mountains, got {self.layout!r}"
-            )
-        if not isinstance(self.max_coins, int) or not 13 <= self.max_coins <= 30000:
-            raise ValueError(f"max_coins: must be an integer in 13..30000, got {self.max_coins!r}")
-        if not isinstance(self.assistant_supply, int) or not (
-            self.assistant_supply == 0 or 10 <= self.assistant_supply <= 30000
-        ):
-            raise ValueError(
-                "assistant_supply: must be 0 (unlimited) or an integer in 10..30000, "
-                f"got {self.assistant_supply!r}"
-            )
-        for name in ("permit_tie_all_score", "nobility_bonus_on_pass"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name}: must be true or false")
-        return self
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> GameConfig:
-        unknown = set(data) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"config: unknown field(s) {', '.join(sorted(unknown))}")
-        return cls(**data).validate()
-
-
-@dataclass(frozen=True)
-class TheCouncilConfig:
-    """A game of The Council, the Decktet game (docs/the-council.md): 3 to 5 seats.
-
-    >>> TheCouncilConfig(players=5).new_game(seed=1).n_players
-    5
-    """
-
-    players: int = 4
-
-    def validate(self) -> TheCouncilConfig:
-        if not isinstance(self.players, int) or self.players not in THE_COUNCIL_PLAYERS:
-            raise ValueError(f"players: The Council seats 3, 4 or 5, got {self.players!r}")
-        return self
-
-    def new_game(self, seed: int = 0):
-        from council.engine._the_council import TheCouncilState
-
-        return TheCouncilState.new_game(self, seed=seed)
-
-
-# The game played where none is named (the service's GAME_UNSPECIFIED, the commands' --game);
-# the games themselves are registered in council.engine.games.
-DEFAULT_GAME = "council-of-four"
+__getattr__ = moved(
+    __name__,
+    {
+        "GameConfig": "council.engine.council_of_four_config:CouncilOfFourConfig",
+        "COUNCIL_OF_FOUR_PLAYERS": "council.engine.council_of_four_config:COUNCIL_OF_FOUR_PLAYERS",
+        "TheCouncilConfig": "council.engine.the_council_config:TheCouncilConfig",
+        "THE_COUNCIL_PLAYERS": "council.engine.the_council_config:THE_COUNCIL_PLAYERS",
+        "DEFAULT_GAME": "council.engine.games:DEFAULT_GAME",
+    },
+)

@@ -1,9 +1,11 @@
 """Council of Four's registration (``council.engine.games``): its record's parts.
 
-Its rules are the compiled core (``State``, ``_core.pyx``), its messages are read and written
-by compiled code (``_document.pyx``), its actions are ``council.engine.actions.Action``
-values: an action's message is the same in every position. The heavier modules (the action
-codec, the SVG drawing) load on first use, so that registering costs little.
+Its rules are the compiled core (``CouncilOfFourState``, ``_council_of_four.pyx``), its
+configuration ``CouncilOfFourConfig`` (``council_of_four_config.py``), its messages are read and
+written by compiled code (``_council_of_four_document.pyx``), its actions are
+``council.engine.council_of_four_actions.Action`` values: an action's message is the same in every
+position. The heavier modules (the action codec, the SVG drawing) load on first use, so that
+registering costs little.
 
 >>> from council.engine.games import game_named
 >>> game = game_named("council-of-four")
@@ -20,21 +22,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from council.engine import council_of_four_messages as messages
-from council.engine._core import NUM_ACTIONS, State
-from council.engine._document import FORMAT, _check_config
-from council.engine.config import COUNCIL_OF_FOUR_PLAYERS, DEFAULT_GAME, GameConfig
+from council.engine._council_of_four import NUM_ACTIONS, CouncilOfFourState, Decision
+from council.engine._council_of_four_document import FORMAT, _check_config
+from council.engine.council_of_four_config import COUNCIL_OF_FOUR_PLAYERS, CouncilOfFourConfig
 from council.engine.games import Game, Problems, register
 from council.v1 import game_pb2 as pb
 
-__all__ = ["GAME"]
+__all__ = ["GAME", "CouncilOfFourConfig", "CouncilOfFourState", "Decision"]
 
-CONFIG_FIELDS = tuple(f.name for f in dataclasses.fields(GameConfig))
+CONFIG_FIELDS = tuple(f.name for f in dataclasses.fields(CouncilOfFourConfig))
 
 
 @functools.cache
 def _action_protos() -> tuple[pb.Action, ...]:
-    """The Action message of every id (council.engine.actions' codec), built once."""
-    from council.engine.actions import Action, action_to_proto
+    """The Action message of every id (council.engine.council_of_four_actions' codec), built
+    once."""
+    from council.engine.council_of_four_actions import Action, action_to_proto
 
     return tuple(action_to_proto(Action.from_id(i)) for i in range(NUM_ACTIONS))
 
@@ -48,7 +51,7 @@ def action_proto(state: Any, action_id: int) -> pb.Action:
 
 
 def _action_from_proto(state: Any, msg: pb.Action) -> int:
-    from council.engine.actions import action_from_proto
+    from council.engine.council_of_four_actions import action_from_proto
 
     return action_from_proto(msg).id
 
@@ -62,7 +65,7 @@ def _line(view: Any, line: Sequence[int], seed: int) -> list[pb.Action]:
 
 
 def _describe(state: Any, action_id: int) -> str:
-    from council.engine.actions import describe
+    from council.engine.council_of_four_actions import describe
 
     return describe(state, action_id)
 
@@ -87,19 +90,19 @@ def _read_config(fields: dict[str, Any], path: str, complete: bool) -> tuple[Any
 
 
 def _render_text(state: Any) -> str:
-    from council.engine.render import render_state
+    from council.engine.render_council_of_four import render_state
 
     return render_state(state)
 
 
 def _render_svg(state: Any) -> str:
-    from council.engine.svg import render_svg
+    from council.engine.council_of_four_svg import render_svg
 
     return render_svg(state)
 
 
 def _action_ranges() -> tuple[tuple[int, int, int], ...]:
-    from council.engine.actions import ACTION_KIND_TO_PROTO, ActionKind
+    from council.engine.council_of_four_actions import ACTION_KIND_TO_PROTO, ActionKind
 
     return tuple(
         (ACTION_KIND_TO_PROTO[k], k.offset, k.size)
@@ -109,11 +112,11 @@ def _action_ranges() -> tuple[tuple[int, int, int], ...]:
 
 GAME = register(
     Game(
-        name=DEFAULT_GAME,
+        name="council-of-four",
         display_name="Council of Four",
         proto=pb.GAME_COUNCIL_OF_FOUR,
-        config_class=GameConfig,
-        state_class=State,
+        config_class=CouncilOfFourConfig,
+        state_class=CouncilOfFourState,
         players=COUNCIL_OF_FOUR_PLAYERS,
         state_format=FORMAT,
         num_actions=NUM_ACTIONS,

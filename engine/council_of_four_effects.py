@@ -9,8 +9,8 @@ bonus of the space where it stops (RULINGS 13, 20), the region and colour bonus 
 the king's reward tile (RULINGS 10), the final scoring's awards (RULINGS 17). A politics
 card drawn is counted, never named (the trace knows it; no line tells it).
 
->>> from council.engine import GameConfig, State
->>> state = State.new_game(GameConfig(players=2), seed=1)
+>>> from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+>>> state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
 >>> after = state.child(1)  # elect white coast
 >>> e = effects(state, after, 1, seat=1)
 >>> [(s.seat, s.coins) for s in e.seats], e.lines[0].text
@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from council.engine import _core, board
-from council.engine.actions import BALCONY_NAMES, PAYMENTS, Action, ActionKind
+from council.engine import _council_of_four
+from council.engine import council_of_four_board as board
+from council.engine.council_of_four_actions import BALCONY_NAMES, PAYMENTS, Action, ActionKind
 from council.engine.effects import (
     EffectsBuilder,
     Event,
@@ -260,7 +261,9 @@ def _end_of_turn(out: EffectsBuilder, trace: Trace) -> None:
         for e in trace.of("final_king_tile", q):
             out.line(f"final scoring: king's reward tile, +{e.args[1]} VP", q)
         for e in trace.of("award", q):
-            out.line(f"final scoring: {_core.AWARD_NAMES[e.args[0]]}, +{e.args[1]} VP", q)
+            out.line(
+                f"final scoring: {_council_of_four.AWARD_NAMES[e.args[0]]}, +{e.args[1]} VP", q
+            )
     finals = trace.of("final")
     winners_mask = trace.of("winners")[0].args[0]
     winners = [q for q in range(out.n_players) if winners_mask >> q & 1]

@@ -7,13 +7,13 @@ and ``turn`` and GameConfig's ``layout`` .. ``nobility_bonus_on_pass``: the depr
 still read and written for one version (docs/state-json.md, "Two forms"). The members are
 numbered as the deprecated fields, so a member's bytes are those fields' bytes.
 
-The compiled reader and writer (``_document.pyx``) work on the deprecated form; this module
-reads the member form through it (``council.engine.members`` converts), naming a problem by
+The compiled reader and writer (``_council_of_four_document.pyx``) work on the deprecated form; this
+module reads the member form through it (``council.engine.members`` converts), naming a problem by
 the field the message used (``council_of_four.players[1].coins`` in the member form,
 ``players[1].coins`` in the other).
 
->>> from council.engine import GameConfig, State
->>> state = State.new_game(GameConfig(players=2), seed=1)
+>>> from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+>>> state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
 >>> from council.engine.members import to_members
 >>> msg = to_members(write_state(state), "council_of_four")
 >>> msg.HasField("board"), msg.council_of_four.players[1].coins, msg.config.council_of_four.layout
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from council.engine._document import read_state, write_state
+from council.engine._council_of_four_document import read_state, write_state
 from council.engine.members import both_forms_problems, from_members
 from council.v1 import council_of_four_pb2 as cof_pb
 from council.v1 import game_pb2 as pb

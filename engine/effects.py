@@ -1,11 +1,10 @@
 """What an action did: its ``council.v1.ActionEffects`` message (issue #30), for every game.
 
-Each game computes its own effects behind the game interface (``Game.effects``:
-``council.engine.council_of_four_effects``, ``the_council_effects``, ``kuhn_poker_effects``,
-``leduc_poker_effects``), told from the event trace its rules wrote as they applied the
-action (a position's ``events``; ``Trace``), never from the rules written again; this module
-holds what they share (``Trace``, ``EffectsBuilder``, the wording of signed amounts) and the
-two ways the service asks for them:
+Each game computes its own effects behind the game interface (``Game.effects``: each game's
+``council.engine.<module_name>_effects``), told from the event trace its rules wrote as they applied
+the action (a position's ``events``; ``Trace``), never from the rules written again; this module
+holds what they share (``Trace``, ``EffectsBuilder``, the wording of signed amounts) and the two
+ways the service asks for them:
 
 - ``action_effects(before, after, action, seat)``: what an action taken in the full state
   `before` did to reach `after`, as `seat` may know it (None: everything);
@@ -146,7 +145,7 @@ def signed(n: int, unit: str, plural: str | None = None) -> str:
     return f"{n:+d} {name}"
 
 
-# The words of the bonus keys (council.engine.board.BONUS_KEYS) in a line of amounts.
+# The words of the bonus keys (the default game's board's BONUS_KEYS) in a line of amounts.
 _BONUS_WORDS = {
     "VP": ("VP", None),
     "coins": ("coin", None),

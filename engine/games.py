@@ -29,11 +29,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from council.engine.config import DEFAULT_GAME
 from council.engine.position import Position
 from council.v1 import game_pb2 as pb
 
 __all__ = [
+    "DEFAULT_GAME",
     "Game",
     "GameSettings",
     "all_games",
@@ -266,12 +266,18 @@ def game_of(position_or_config: Any) -> Game:
 
 
 def default_game() -> Game:
-    """The game played where none is named (GAME_UNSPECIFIED, the commands' --game)."""
+    """The game played where none is named (GAME_UNSPECIFIED, the commands' --game): the
+    first registered."""
     return _BY_NAME[DEFAULT_GAME]
 
 
 # The games register themselves as they are imported; the default game first.
-from council.engine import council_of_four, the_council  # noqa: E402, F401
+from council.engine import council_of_four  # noqa: E402, F401
+
+# The name of the default game.
+DEFAULT_GAME: str = next(iter(_BY_NAME))
+
+from council.engine import the_council  # noqa: E402, F401
 
 # isort: split
 # Games added later register after them, in the order GetEngineInfo lists them.

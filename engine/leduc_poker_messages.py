@@ -33,7 +33,7 @@ from council.engine._leduc_poker import (
     RAISE_SIZES,
     LeducPokerState,
 )
-from council.engine.actions import ACTION_FIELDS, StructuredActionError
+from council.engine.council_of_four_actions import ACTION_FIELDS, StructuredActionError
 from council.engine.games import own_part_problems
 from council.v1 import game_pb2 as pb
 from council.v1.leduc_poker_pb2 import LeducPokerPosition

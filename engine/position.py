@@ -6,9 +6,9 @@ service, the CLI, the arena, the ladder) can hold any without asking which. The 
 methods they share are written once, in ``engine/_position.pxi``; what is a game's own
 (its rules, its action text, its consistency checks) each class supplies.
 
->>> from council.engine import GameConfig, Position, State, TheCouncilConfig, TheCouncilState
->>> positions = [State.new_game(GameConfig(players=3), seed=1),
-...              TheCouncilState.new_game(TheCouncilConfig(players=3), seed=1)]
+>>> from council.engine import Position
+>>> from council.engine.games import all_games
+>>> positions = [g.new_game(g.config_class(players=3), seed=1) for g in all_games()[:2]]
 >>> all(isinstance(p, Position) for p in positions)
 True
 >>> [p.decision_name for p in positions]
@@ -26,7 +26,20 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 if TYPE_CHECKING:
     from typing_extensions import Self  # typing's from Python 3.11
 
-__all__ = ["Position"]
+__all__ = ["IllegalActionError", "Position", "StructuredActionError"]
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the position it was applied to (every game's ``apply``)."""
+
+
+class StructuredActionError(ValueError):
+    """An Action message that is no action: `violations` lists (field, problem), the field a
+    path in the message ("balcony", "cards.white"; "" for the message as a whole)."""
+
+    def __init__(self, violations):
+        self.violations: list[tuple[str, str]] = list(violations)
+        super().__init__("; ".join(f"{f}: {p}" if f else p for f, p in self.violations))
 
 
 @runtime_checkable

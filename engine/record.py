@@ -58,7 +58,7 @@ def record_of(
 ) -> rpb.GameRecord:
     """The record of the game played from the full state ``start`` by ``actions`` (start is
     not changed). ``players`` per seat, in seat order; with ``adjudicated`` the game stopped
-    at a length cap and is scored as it stood (``State.adjudicated()``). ``chance``, per
+    at a length cap and is scored as it stood (``Position.adjudicated()``). ``chance``, per
     action (or fewer), the seed its chance state was replaced from just before it (a sealed
     game's draws, made when they happen: ``Position.reseed``; 0 for none)."""
     start_msg = state_to_proto(start)

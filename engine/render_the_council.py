@@ -4,7 +4,7 @@ Works for full states, for one seat's view (cards the seat cannot place are coun
 named; secret choices of other seats are not shown) and for finished games. Everything
 comes from ``state.to_raw()``; card and suit names from the core's tables.
 
->>> from council.engine import TheCouncilState
+>>> from council.engine.the_council import TheCouncilState
 >>> text = render_the_council(TheCouncilState.new_game(players=3, seed=4))
 >>> print(text.splitlines()[0])
 The Council: 3 seats, hand 1 (dealer seat 0), draft round 1 of 5, seat 0 to act

@@ -17,11 +17,12 @@ the schema, every field's range, then the consistency of the whole position
 conservation, emporiums, bonus tiles, the turn and its pending decisions). All problems
 found are reported together in one ``StateValidationError``.
 
->>> from council.engine import GameConfig, State
->>> s = State.new_game(GameConfig(players=2), seed=1)
+>>> from council.engine.games import default_game
+>>> game = default_game()
+>>> s = game.new_game(game.config_class(players=2), seed=1)
 >>> obj = state_to_json(s)
->>> obj["format"], obj["board"]["king_city"], obj["players"][1]["coins"]
-('council-of-four/1', 'Juvelar', 11)
+>>> obj["format"] == game.state_format, obj["board"]["king_city"], obj["players"][1]["coins"]
+(True, 'Juvelar', 11)
 >>> state_from_json(obj) == s
 True
 >>> obj["players"][1]["coins"] = 99
@@ -41,11 +42,9 @@ from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from council.engine import Position
-from council.engine._document import FORMAT
-from council.engine._status import problems
-from council.engine.config import GameConfig, TheCouncilConfig
+from council.engine._deprecated import moved
 from council.engine.council_of_four_messages import DEPRECATED_STATE_FIELDS, OPTION_FIELDS, TO_MOVE
-from council.engine.games import Game, all_games, game_of, game_of_proto
+from council.engine.games import Game, GameSettings, all_games, game_of, game_of_proto
 from council.engine.members import to_members
 from council.v1 import game_pb2 as pb
 
@@ -59,7 +58,6 @@ if TYPE_CHECKING:
     AnyFieldDescriptor: TypeAlias = FieldDescriptor | _UpbFieldDescriptor
 
 __all__ = [
-    "FORMAT",
     "TO_MOVE",
     "StateValidationError",
     "config_from_json",
@@ -73,6 +71,17 @@ __all__ = [
     "state_to_json",
     "state_to_proto",
 ]
+
+
+# Deprecated (0.4.0 removes it): the default game's position format, re-exported from its
+# module; a game's is its Game.state_format.
+__getattr__ = moved(__name__, {"FORMAT": "council.engine._council_of_four_document:FORMAT"})
+
+
+def problems(state: Position) -> list[tuple[str, str]]:
+    """Every consistency problem of a position as ``(field path, problem)``, ``[]`` for a
+    consistent one: its ``problems()``, the checks its game's reader runs on load."""
+    return state.problems()
 
 
 class StateValidationError(ValueError):
@@ -191,7 +200,7 @@ def state_from_proto(
 
 def config_from_proto(
     msg: pb.GameConfig, path: str = "config", *, complete: bool = False
-) -> GameConfig | TheCouncilConfig:
+) -> GameSettings:
     """The configuration of a GameConfig message, of the game its ``game`` names (absent:
     the default game). Absent fields take the defaults unless ``complete``. Raises
     StateValidationError naming ``<path>.<field>`` for every problem."""
@@ -242,7 +251,7 @@ def _in_schema_order(obj: dict, descriptor: MessageDescriptor) -> dict:
 
 
 def state_from_json(obj: Any) -> Position:
-    """Validate a JSON object and build the State it describes.
+    """Validate a JSON object and build the position it describes.
 
     Any protobuf JSON mapping of a GameState is accepted (absent fields take their
     defaults; ``null`` is an absent field). Raises StateValidationError listing every
@@ -264,7 +273,7 @@ def dumps(state: Position, **kwargs) -> str:
 
 
 def loads(text: str | bytes) -> Position:
-    """Parse and validate JSON text into a State (StateValidationError if invalid)."""
+    """Parse and validate JSON text into a position (StateValidationError if invalid)."""
     try:
         obj = json.loads(text)
     except ValueError as e:  # json.JSONDecodeError and bad UTF-8 both derive from it
@@ -272,9 +281,7 @@ def loads(text: str | bytes) -> Position:
     return state_from_json(obj)
 
 
-def config_from_json(
-    obj: Any, path: str = "config", *, complete: bool = True
-) -> GameConfig | TheCouncilConfig:
+def config_from_json(obj: Any, path: str = "config", *, complete: bool = True) -> GameSettings:
     """The configuration of a GameConfig JSON object (the field names of GameConfig), of
     the game its ``game`` names (absent: the default game; ``Game.read_config``).
 

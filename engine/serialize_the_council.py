@@ -10,7 +10,7 @@ from ``SUITS`` (the ``SuitCounts`` fields are their lower-case names), phases fr
 ``council.engine.serialize`` dispatches here on ``config.game``; use its ``state_to_proto``
 / ``state_from_proto`` / JSON functions rather than this module.
 
->>> from council.engine import TheCouncilState
+>>> from council.engine.the_council import TheCouncilState
 >>> state = TheCouncilState.new_game(players=3, seed=4)
 >>> msg = write(state)
 >>> msg.format, msg.the_council.phase, list(msg.the_council.packs[0].held_by)

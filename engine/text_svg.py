@@ -1,5 +1,6 @@
 """A position's text rendering as an SVG document, one ``<text>`` a line: the drawing of a
-game with no board of its own (the pokers), for ``Game.render_svg``.
+game with no board of its own (the pokers), for ``Game.render_svg``; and any SVG as PNG
+(``svg_to_png``).
 
 >>> text_svg("seat 0: K\\npot: 2", "#ffffff").count("<text ")
 2
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-__all__ = ["text_svg"]
+__all__ = ["svg_to_png", "text_svg"]
 
 
 def text_svg(text: str, background: str) -> str:
@@ -27,3 +28,19 @@ def text_svg(text: str, background: str) -> str:
         f'viewBox="0 0 {width} {height}" font-family="monospace" font-size="13">'
         f'<rect width="{width}" height="{height}" fill="{background}"/>{texts}</svg>\n'
     )
+
+
+def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
+    """The PNG of an SVG text, drawn by CairoSVG (the ``render`` extra:
+    ``pip install 'council-ai[render]'``, which needs the system's cairo library, Debian's
+    ``libcairo2``)."""
+    try:
+        import cairosvg
+    except (ImportError, OSError) as error:  # no package, or no libcairo for cairocffi
+        raise RuntimeError(
+            "PNG output needs CairoSVG and the cairo library: pip install "
+            f"'council-ai[render]' (Debian: apt-get install libcairo2): {error}"
+        ) from None
+    png = cairosvg.svg2png(bytestring=svg.encode(), scale=scale)
+    assert isinstance(png, bytes)
+    return png

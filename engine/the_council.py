@@ -20,12 +20,12 @@ from typing import Any
 from council.engine import _the_council as tc
 from council.engine import serialize_the_council, the_council_actions, the_council_effects
 from council.engine._the_council import TheCouncilState
-from council.engine.config import THE_COUNCIL_PLAYERS, TheCouncilConfig
 from council.engine.games import Game, Problems, players_only_config, register
 from council.engine.render_the_council import render_the_council, render_the_council_svg
+from council.engine.the_council_config import THE_COUNCIL_PLAYERS, TheCouncilConfig
 from council.v1 import game_pb2 as pb
 
-__all__ = ["GAME"]
+__all__ = ["GAME", "TheCouncilConfig", "TheCouncilState"]
 
 
 def _read(msg: pb.GameState, view_of: int) -> tuple[TheCouncilState | None, Problems]:

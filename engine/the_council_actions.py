@@ -1,12 +1,12 @@
 """The Council's actions as structured ``council.v1.Action`` messages, text and descriptions
-(Council of Four's are in ``council.engine.actions``).
+(Council of Four's are in ``council.engine.council_of_four_actions``).
 
 An action of The Council is an id of ``TheCouncilState``'s action space (``ACTION_OFFSETS``:
 pick + card, bid + suit, end_bid, reveal + mask). A reveal's mask indexes the drafted cards
 of the seat to act, so its message names those cards and is built from the position the
 action is taken in. The text form is the state's ``action_to_text`` / ``action_from_text``.
 
->>> from council.engine import TheCouncilConfig
+>>> from council.engine.the_council import TheCouncilConfig
 >>> state = TheCouncilConfig(players=3).new_game(seed=1)
 >>> pick = state.legal_actions()[0]
 >>> msg = action_to_proto(state, pick)
@@ -23,7 +23,7 @@ from typing import cast
 
 from council.engine import _the_council as tc
 from council.engine._the_council import TheCouncilState
-from council.engine.actions import ACTION_FIELDS, StructuredActionError
+from council.engine.council_of_four_actions import ACTION_FIELDS, StructuredActionError
 from council.v1 import game_pb2 as pb
 
 __all__ = [

@@ -11,7 +11,7 @@ seats' picks, an event's outcome. Everything is told from the action's event tra
 core's TE_* events, ``council.engine.effects.Trace``): the picks, drafts, chips, the event's
 resolution as ``resolve_event`` ran it.
 
->>> from council.engine import TheCouncilConfig, TheCouncilState
+>>> from council.engine.the_council import TheCouncilConfig, TheCouncilState
 >>> state = TheCouncilState.new_game(TheCouncilConfig(players=3), seed=1)
 >>> after = state.child(state.legal_actions()[0])
 >>> [line.text for line in effects(state, after, state.legal_actions()[0], 1, False).lines]

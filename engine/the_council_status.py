@@ -1,5 +1,5 @@
 """Consistency of a position of The Council: ``problems(state)``, as Council of Four's
-``council.engine._status.problems``.
+``council.engine._council_of_four_status.problems``.
 
 Contract
 --------
@@ -19,7 +19,7 @@ What is checked: every card placed (a full state), the deck against its size, wh
 must not name (TC15), and the position as play leaves it in its phase (the draft's packs
 and picks, the event's deck, packs, bids and choices), so that the rules can go on from it.
 
->>> from council.engine import TheCouncilConfig, TheCouncilState
+>>> from council.engine.the_council import TheCouncilConfig, TheCouncilState
 >>> state = TheCouncilState.new_game(TheCouncilConfig(players=3), seed=4)
 >>> problems(state)
 []

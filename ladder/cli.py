@@ -210,7 +210,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--deals", type=int, default=None, help="seeded deals per table (default 10)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--layout", help="Council of Four's board sides (default ABA)")
+    p.add_argument(
+        "--layout",
+        help="board sides, for a game whose configuration has a layout (default: its own)",
+    )
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     p.add_argument(
         "--ray-address",

@@ -5,12 +5,12 @@ and the configuration its games start from.
 
 >>> [game_config(game, default_table_size(game)).players for game in GAMES[:2]]
 [2, 4]
->>> game_config("council-of-four", 3).layout
+>>> game_config(DEFAULT_GAME, 3).layout
 'ABA'
->>> game_config("council-of-four", 5)
+>>> game_config(DEFAULT_GAME, 5)
 Traceback (most recent call last):
 ...
-ValueError: table size must be 2, 3 or 4 for council-of-four, got 5
+ValueError: table size must be 2, 3 or 4 for ..., got 5
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from council.engine.config import DEFAULT_GAME
-from council.engine.games import all_games, game_named
+from council.engine.games import DEFAULT_GAME, all_games, game_named
 from council.mcts.games import search_game
 
 __all__ = [
@@ -51,7 +50,7 @@ def table_sizes(game: str) -> tuple[int, ...]:
 
 def default_table_size(game: str) -> int:
     """The table size of a ladder that names none: the one the game's agents are compared at
-    (Council of Four's ladders have always been head to head)."""
+    (the default game's ladders have always been head to head)."""
     return search_game(check_game(game)).table_size
 
 

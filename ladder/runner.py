@@ -18,7 +18,7 @@ of the same ladder plays them again (and replaces them).
 Length cap. A game still running when its turn ``max_turns`` begins (300, on the turn
 counter of the game's own position: a seat's turn in one game, a hand in another), or after
 ``max_actions`` actions, is adjudicated there as in the arena (``council.mcts.arena``):
-``State.adjudicated()`` applies final scoring to the position reached, and the game is
+``Position.adjudicated()`` applies final scoring to the position reached, and the game is
 stored with status ``finished``, its adjudicated scores, winners and ranks, and a reason
 starting ``adjudicated:`` (``GameResult.adjudicated``). Its moves replay to the adjudicated
 position. It is rated like any finished game. (Stores written before the cap hold ``void``

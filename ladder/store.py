@@ -15,7 +15,7 @@ it is played again.
 
 >>> store = Store(":memory:")
 >>> store.setup(LadderConfig(entrants=[("random", "random"), ("greedy", "greedy")]))
-LadderConfig(entrants=[('random', 'random'), ('greedy', 'greedy')], table_size=2, deals=10, seed=0, layout='ABA', game='council-of-four')
+LadderConfig(entrants=[('random', 'random'), ('greedy', 'greedy')], table_size=2, deals=10, seed=0, layout='ABA', game='...')
 >>> store.stored_ids()
 set()
 """  # noqa: E501
@@ -93,7 +93,7 @@ class LadderConfig:
     table_size: int = 2
     deals: int = 10
     seed: int = 0
-    layout: str | None = "ABA"  # Council of Four's board sides; None for The Council
+    layout: str | None = "ABA"  # the game's board sides; None for a game without a layout
     game: str = DEFAULT_GAME  # a name of council.ladder.games.GAMES; absent in older files
 
     def to_json(self) -> str:

@@ -22,12 +22,12 @@ import importlib
 import json
 import sys
 
-from council.engine import GameConfig
+from council.engine.games import default_game
 
 __all__ = ["add_commands", "selfplay", "train", "train_policy"]
 
 PROG = "council-ai"
-_DEFAULT_GAME = GameConfig()
+_DEFAULT_CONFIG = default_game().config_class()
 
 
 def selfplay(args: argparse.Namespace) -> int:
@@ -132,7 +132,7 @@ def add_commands(sub) -> None:
     p.add_argument("--shard-size", type=int, default=100, help="games per shard file")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-turns", type=int, default=300, help="drop a game still going here")
-    p.add_argument("--layout", default=_DEFAULT_GAME.layout)
+    p.add_argument("--layout", default=_DEFAULT_CONFIG.layout)
     p.add_argument("--out", required=True, help="data directory (shards and manifest.json)")
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     p.add_argument(
@@ -143,7 +143,7 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--record",
         metavar="DIR",
-        help="also write each game's record to DIR/council-of-four-<game>.json "
+        help="also write each game's record to DIR/<game name>-<game index>.json "
         "(council.engine.record; docs/review.md)",
     )
     p.add_argument("--no-progress", action="store_true")

@@ -14,9 +14,9 @@ holds the settings (checked on resume) and per-shard counts. A game still runnin
 ``max_turns`` is dropped and counted. The file format: docs/learning.md.
 
 With ``record_dir``, every game is also written there as a game record
-(``council.engine.record``, docs/review.md): ``council-of-four-<game index>.json``, its players
+(``council.engine.record``, docs/review.md): ``<game name>-<game index>.json``, its players
 named by their agent specs; a dropped game is recorded adjudicated at the cap
-(``State.adjudicated()``), as the arena records its capped games.
+(``Position.adjudicated()``), as the arena records its capped games.
 
 >>> cfg = SelfPlayConfig(agents=("greedy",), players=(2, 3), games=5, shard_size=2, seed=1)
 >>> cfg.n_shards, cfg.game_players(0), cfg.game_players(1), list(cfg.shard_games(2))
@@ -35,7 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from council.engine import GameConfig, State
+from council.engine.games import default_game
+from council.engine.position import Position
 from council.mcts.jobs import progress_bar, run_jobs
 
 FORMAT = "council-selfplay"
@@ -88,7 +89,7 @@ class SelfPlayConfig:
         for spec in self.agents:
             parse_agent(spec)  # a bad spec fails now, not in a worker
         for n in set(self.players):
-            GameConfig(players=n, layout=self.layout).validate()
+            default_game().config_class(players=n, layout=self.layout).validate()
         return self
 
     def to_dict(self) -> dict:
@@ -127,15 +128,16 @@ class SelfPlayConfig:
 # -- one game ------------------------------------------------------------------------------
 
 
-def encode_state(state: State) -> bytes:
-    """A full state as bytes (JSON of ``State.to_raw()``; no pickle)."""
+def encode_state(state: Position) -> bytes:
+    """A full state as bytes (JSON of its ``to_raw()``; no pickle)."""
     return json.dumps(state.to_raw(), separators=(",", ":")).encode()
 
 
-def decode_state(blob: bytes | np.ndarray) -> State:
+def decode_state(blob: bytes | np.ndarray) -> Position:
     if isinstance(blob, np.ndarray):
         blob = blob.tobytes()
-    return State.from_raw(json.loads(blob))
+    state_class: Any = default_game().state_class
+    return state_class.from_raw(json.loads(blob))
 
 
 def _move_seed(game_seed: int, action_index: int) -> int:
@@ -154,7 +156,8 @@ def play_selfplay_game(config: SelfPlayConfig, index: int, game_record: bool = F
     n = config.game_players(index)
     lineup = config.lineup(index)
     agents = [parse_agent(spec) for spec in lineup]
-    state = State.new_game(GameConfig(players=n, layout=config.layout), seed=seed)
+    rules = default_game()
+    state = rules.new_game(rules.config_class(players=n, layout=config.layout), seed=seed)
     start = state.clone() if game_record else None
     played: list[int] = []
     f = len(FEATURE_NAMES)
@@ -231,7 +234,7 @@ def play_selfplay_game(config: SelfPlayConfig, index: int, game_record: bool = F
 
 
 def _game_record_json(
-    start: State, played: list[int], agents: Sequence, lineup: Sequence[str], dropped: bool
+    start: Position, played: list[int], agents: Sequence, lineup: Sequence[str], dropped: bool
 ) -> str:
     """The game record (JSON) of a self-play game: players named by label and spec."""
     from council.engine.record import RecordedPlayer, record_of, record_to_json
@@ -245,7 +248,7 @@ def _game_record_json(
 
 def record_name(index: int) -> str:
     """The file name of game ``index``'s record in a ``record_dir``."""
-    return f"council-of-four-{index:06d}.json"
+    return f"{default_game().name}-{index:06d}.json"
 
 
 def _empty_positions(n: int, f: int) -> dict:
@@ -341,7 +344,7 @@ def read_shard(path: str | os.PathLike) -> dict:
         return {k: data[k] for k in data.files}
 
 
-def shard_state(shard: dict, i: int) -> State:
+def shard_state(shard: dict, i: int) -> Position:
     """The full state of position ``i`` of a shard."""
     lo, hi = shard["state_offsets"][i], shard["state_offsets"][i + 1]
     return decode_state(shard["state_bytes"][lo:hi])

@@ -4,7 +4,7 @@ The targets are the search's own root visit distributions, recorded in the self-
 (``visit_action``, ``visit_count``; ``council.learning.selfplay``). Positions without them (an
 agent with no search: greedy, expert) are skipped. For each kept position the full state is
 rebuilt, its legal actions listed and their action feature rows computed
-(``council.mcts._evaluation.action_feature_rows``); the target gives each legal action its
+(``council.mcts.features.action_feature_rows``); the target gives each legal action its
 share of the root visits (0 for an action the search never tried).
 
 ``train_policy`` splits the *games* into a training and a held-out set by a seeded shuffle
@@ -121,7 +121,7 @@ def decision_kind(rows: np.ndarray, names: Sequence[str]) -> int:
 def _position(shard: dict, i: int) -> tuple[np.ndarray, np.ndarray, int] | None:
     """(rows, target, visits dropped) of position ``i``, or None if none of its visits
     are of a legal action."""
-    from council.mcts._evaluation import action_feature_rows
+    from council.mcts.features import action_feature_rows
 
     state = shard_state(shard, i)
     legal = list(state.legal_actions())

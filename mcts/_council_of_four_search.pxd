@@ -8,11 +8,11 @@
 from libc.math cimport exp
 from libc.stdint cimport int8_t, uint64_t
 
-from council.engine._core cimport (
+from council.engine._council_of_four cimport (
     A_PAY, GameState, K_PAY, N_ACTIONS, N_KINDS, action_kind, payment_cost,
 )
 from council.engine._random cimport random_below
-from council.mcts._evaluation cimport PolicyNet, ValueNet, policy_priors
+from council.mcts._council_of_four_evaluation cimport PolicyNet, ValueNet, policy_priors
 from council.mcts._heuristics cimport uniform01
 
 ctypedef struct CouncilOfFourEvaluation:

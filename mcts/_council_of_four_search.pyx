@@ -5,21 +5,21 @@ root.
 A leaf is valued by the learned value model (optionally averaged over fresh deals of the
 cards the searching seat cannot see) or by the hand-set heuristic of version 0.1; rollouts
 pick actions by weights per action kind, cheap payments first; PUCT's prior is the learned
-policy model of mcts/_evaluation.pyx.
+policy model of mcts/_council_of_four_evaluation.pyx.
 """
 
 from libc.stdint cimport uint64_t
 
-from council.engine._core cimport (
+from council.engine._council_of_four cimport (
     GameState, MAX_PLAYERS, N_ACTIONS, A_PAY, N_KINDS, end_awards, payment_cost, provisional_vp,
     winners_mask,
 )
-from council.mcts._evaluation cimport (
+from council.mcts._council_of_four_evaluation cimport (
     fill_policy_net, fill_value_net, policy_priors, redealt_win_chances, value_win_chances,
 )
 from council.mcts._heuristics cimport margins, popcount64, share_wins, softmax
 
-from council.engine._core import ACTION_KINDS as _ACTION_KINDS
+from council.engine._council_of_four import ACTION_KINDS as _ACTION_KINDS
 
 # The action kinds by their K_* number (the rollout policy weighs them).
 KIND_NAMES = tuple(kind.name for kind in _ACTION_KINDS)

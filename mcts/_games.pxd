@@ -11,8 +11,8 @@
 
 from libc.stdint cimport uint64_t
 
-from council.engine._core cimport (
-    GameState, MAX_PLAYERS, N_ACTIONS, State, apply_action, determinize, legal_actions,
+from council.engine._council_of_four cimport (
+    GameState, MAX_PLAYERS, N_ACTIONS, CouncilOfFourState, apply_action, determinize, legal_actions,
 )
 from council.engine._kuhn_poker cimport (
     KP_N_ACTIONS, KP_PLAYERS, KPState, KuhnPokerState, kp_apply, kp_deal_all, kp_determinize,
@@ -83,8 +83,8 @@ cdef inline bint any_bounds_hold():
 
 cdef inline int any_load(AnyState* s, object position) except -1:
     """Copy a position of any game into `s`; its game."""
-    if isinstance(position, State):
-        s.cof = (<State>position).s
+    if isinstance(position, CouncilOfFourState):
+        s.cof = (<CouncilOfFourState>position).s
         return GAME_COUNCIL_OF_FOUR
     if isinstance(position, TheCouncilState):
         s.tc = (<TheCouncilState>position).s

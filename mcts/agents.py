@@ -3,8 +3,9 @@
 Every agent but ``CheatingMCTS`` is handed the seat's *view* only. Agents are small
 frozen dataclasses, so they pickle into worker processes and print as their settings.
 
->>> from council.engine import GameConfig, State
->>> state = State.new_game(GameConfig(players=2), seed=5)
+>>> from council.engine.games import default_game
+>>> game = default_game()
+>>> state = game.new_game(game.config_class(players=2), seed=5)
 >>> action = GreedyAgent().act(state.view(0), seed=1)
 >>> action in state.legal_actions()
 True
@@ -20,11 +21,11 @@ from dataclasses import Field, dataclass, fields, replace
 from functools import cached_property
 from typing import Any, ClassVar, Protocol
 
-from council.engine import State
-from council.engine.config import DEFAULT_GAME
-from council.mcts import _evaluation, _search
+from council.engine.games import DEFAULT_GAME
+from council.engine.position import Position
+from council.mcts import _search
 from council.mcts.council_of_four_settings import STRONG_V3_CONFIG, V1_CONFIG
-from council.mcts.features import FEATURE_NAMES
+from council.mcts.features import FEATURE_NAMES, expert_choice
 from council.mcts.search import (
     SEARCH_SETTING_TYPES,
     SearchConfig,
@@ -38,7 +39,7 @@ from council.mcts.search import (
 )
 
 
-def _own_legal_actions(view: State, seed: int) -> tuple[State, list[int]]:
+def _own_legal_actions(view: Position, seed: int) -> tuple[Position, list[int]]:
     """A determinization of the view and the seat's legal actions in it.
 
     The legal actions of the seat to move depend only on what that seat knows (its own
@@ -71,7 +72,7 @@ class RandomAgent:
 
     sees_true_state: ClassVar[bool] = False
 
-    def act(self, view: State, seed: int) -> int:
+    def act(self, view: Position, seed: int) -> int:
         _, actions = _own_legal_actions(view, seed)
         return random.Random(seed).choice(actions)
 
@@ -86,15 +87,15 @@ class GreedyAgent:
 
     sees_true_state: ClassVar[bool] = False
 
-    def act(self, view: State, seed: int) -> int:
+    def act(self, view: Position, seed: int) -> int:
         world, actions = _own_legal_actions(view, seed)
         params = default_config(view).params()
         return max(
             actions, key=lambda a: self._value(world.child(a), view.current_player, params, seed)
         )
 
-    def _value(self, state: State, seat: int, params: dict, seed: int) -> tuple:
-        if state.current_player == seat and state.decision()[0] != "turn":
+    def _value(self, state: Position, seat: int, params: dict, seed: int) -> tuple:
+        if state.current_player == seat and state.decision_name != "turn":
             return max(
                 self._value(state.child(a), seat, params, seed) for a in state.legal_actions()
             )
@@ -117,10 +118,10 @@ class ISMCTSAgent:
     setting_types: ClassVar[dict[str, str]] = SEARCH_SETTINGS
     base_config: ClassVar[SearchConfig | None] = None  # None: its game's defaults
 
-    def act(self, view: State, seed: int) -> int:
+    def act(self, view: Position, seed: int) -> int:
         return self.analyse(view, seed).action
 
-    def analyse(self, view: State, seed: int) -> SearchResult:
+    def analyse(self, view: Position, seed: int) -> SearchResult:
         """The whole search result behind ``act`` (root visits and values, for self-play)."""
         limits = SearchLimits(iterations=self.iterations, time_s=self.time_s, threads=self.threads)
         return search(view, limits, _config(self.settings, self.base_config, view), seed=seed)
@@ -147,7 +148,7 @@ class StrongV3Agent(ISMCTSAgent):
 
     iterations: int | None = None
 
-    def analyse(self, view: State, seed: int) -> SearchResult:
+    def analyse(self, view: Position, seed: int) -> SearchResult:
         from council.engine.games import game_of
 
         config, budget = STRONG_V3[game_of(view).name]
@@ -169,7 +170,7 @@ class PIMCAgent:
     sees_true_state: ClassVar[bool] = False
     setting_types: ClassVar[dict[str, str]] = SEARCH_SETTINGS
 
-    def act(self, view: State, seed: int) -> int:
+    def act(self, view: Position, seed: int) -> int:
         votes: Counter[int] = Counter()
         config = _config(self.settings, None, view)
         per_world = SearchLimits(
@@ -196,7 +197,7 @@ class CheatingMCTS:
     sees_true_state: ClassVar[bool] = True
     setting_types: ClassVar[dict[str, str]] = SEARCH_SETTINGS
 
-    def act(self, state: State, seed: int) -> int:
+    def act(self, state: Position, seed: int) -> int:
         limits = SearchLimits(iterations=self.iterations, time_s=self.time_s)
         config = _config(self.settings, None, state)
         return search_full_state(state, limits, config, seed=seed).action
@@ -259,11 +260,11 @@ class ExpertAgent:
         weights = EXPERT_WEIGHTS | dict(self.settings)
         return [weights[name] for name in FEATURE_NAMES]
 
-    def act(self, view: State, seed: int) -> int:
-        return _evaluation.expert_choice(view.determinize(seed), self.weights)
+    def act(self, view: Position, seed: int) -> int:
+        return expert_choice(view.determinize(seed), self.weights)
 
 
-# Council of Four's agents (council_of_four_agents.py registers them); the search and the
+# The default game's agents (its <module_name>_agents.py registers them); the search and the
 # random player play every game, each game's own module names its table.
 AGENTS: dict[str, type[Agent]] = {
     "random": RandomAgent,
@@ -289,8 +290,8 @@ def parse_agent(spec: str, game: str = DEFAULT_GAME) -> Agent:
     e.g. ``pimc:worlds=4,time_s=0.1``.
 
     Search agents also take the search's settings (``c_uct=0.5``, ``rollout_actions=20``...)
-    and their game's own (Council of Four's ``tree_payments=1``, ``kind_build_permit=6``...:
-    its ``GameSettings`` type); an option the agent and its game lack is an error naming
+    and their game's own (``tree_payments=1``, ``kind_build_permit=6``... of the default
+    game: its ``GameSettings`` type); an option the agent and its game lack is an error naming
     both. The expert takes feature weights (``emporia=6``).
 
     >>> parse_agent("ismcts:tree_payments=1", "kuhn-poker")

@@ -5,7 +5,7 @@ of the lineup, so every agent plays every seat on the same deals and seat luck c
 
 Games have a length cap: one still running when its turn ``max_turns`` begins (the turn
 counter counts every seat's turns), or after ``max_actions`` actions, is adjudicated
-(``State.adjudicated()``: final scoring as if it ended there) instead of played on, so a
+(``Position.adjudicated()``: final scoring as if it ended there) instead of played on, so a
 stalling agent cannot hang a match. Adjudicated games count like the others and are
 flagged in the records and counted in the report.
 
@@ -66,7 +66,7 @@ def play_game(
 
     Returns (final state, number of actions). A game still running when turn ``max_turns``
     begins, or after ``max_actions`` actions, is adjudicated there: the state returned is
-    ``State.adjudicated()`` of the position reached (``play_capped`` also says whether).
+    ``Position.adjudicated()`` of the position reached (``play_capped`` also says whether).
     """
     state, actions, _ = play_capped(agents, config, seed, max_actions, max_turns)
     return state, actions

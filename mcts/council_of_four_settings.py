@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from council.mcts import _evaluation
+from council.mcts import _council_of_four_evaluation
 from council.mcts.search import GameSettings, SearchConfig
 
 __all__ = ["DEFAULT_KIND_WEIGHTS", "STRONG_V3_CONFIG", "V1_CONFIG", "CouncilOfFourSettings"]
@@ -108,7 +108,7 @@ class CouncilOfFourSettings(GameSettings):
     def validate(self) -> CouncilOfFourSettings:
         if self.tree_payments not in (0, 1):
             raise ValueError(f"tree_payments: must be 0 or 1, got {self.tree_payments}")
-        most = _evaluation.MAX_LEAF_REDEALS
+        most = _council_of_four_evaluation.MAX_LEAF_REDEALS
         if not (isinstance(self.leaf_redeals, int) and 0 <= self.leaf_redeals <= most):
             raise ValueError(
                 f"leaf_redeals: must be an integer in 0..{most}, got {self.leaf_redeals}"

@@ -1,7 +1,7 @@
 """A learned policy prior: how likely the search is to prefer each legal action.
 
 Every legal action ``a`` of the seat to move has a feature row ``phi(a)``
-(``council.mcts._evaluation.action_feature_rows``; names in ``ACTION_FEATURE_NAMES``). Its
+(``council.mcts.features.action_feature_rows``; names in ``ACTION_FEATURE_NAMES``). Its
 first columns are a one-hot of the action's kind, so each kind gets its own bias, and the
 rest describe the action within its kind (a payment's cost, cards and jokers, what a build
 links, ...): the prior is factored by action kind and covers payments as well as turn
@@ -44,7 +44,7 @@ class ActionFeatureMismatchError(FeatureMismatchError):
 
 
 def current_action_feature_names() -> tuple[str, ...]:
-    from council.mcts._evaluation import ACTION_FEATURE_NAMES
+    from council.mcts.features import ACTION_FEATURE_NAMES
 
     return tuple(ACTION_FEATURE_NAMES)
 
@@ -107,7 +107,7 @@ class PolicyModel:
     def priors_for(self, state, actions=None) -> np.ndarray:
         """Priors of ``actions`` (default: every legal action) for the seat to move of a
         full state."""
-        from council.mcts._evaluation import action_feature_rows
+        from council.mcts.features import action_feature_rows
 
         if actions is None:
             actions = state.legal_actions()
@@ -142,7 +142,7 @@ class PolicyModel:
         cls, path: str | os.PathLike = DEFAULT_POLICY_PATH, check_features: bool = True
     ) -> PolicyModel:
         """Read a model; with ``check_features`` its feature names must equal
-        ``council.mcts._evaluation.ACTION_FEATURE_NAMES`` (else ActionFeatureMismatchError
+        ``council.mcts.features.ACTION_FEATURE_NAMES`` (else ActionFeatureMismatchError
         says how they differ)."""
         path = Path(path)
         if not path.exists():
@@ -169,7 +169,7 @@ class PolicyModel:
             if names != expected:
                 raise ActionFeatureMismatchError(
                     f"{path}: the policy model's feature_names do not match "
-                    "council.mcts._evaluation.ACTION_FEATURE_NAMES "
+                    "council.mcts.features.ACTION_FEATURE_NAMES "
                     f"({describe_mismatch(expected, names)}); retrain it "
                     "(council-ai train-policy) with the current action features"
                 )

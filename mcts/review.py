@@ -288,10 +288,11 @@ def points_as_loss(points_lost: float, game: str) -> float:
     straight line through (0, 0) and each label's pair of thresholds (the game's
     ``review_thresholds``, council.mcts.games; ``THRESHOLDS``), on past the last with its slope.
 
-    >>> points_as_loss(0.0, "council-of-four")
+    >>> from council.engine.games import DEFAULT_GAME
+    >>> points_as_loss(0.0, DEFAULT_GAME)
     0.0
-    >>> steps = search_game("council-of-four").review_thresholds
-    >>> [points_as_loss(steps[n], "council-of-four") == t for n, t in THRESHOLDS.items()]
+    >>> steps = search_game(DEFAULT_GAME).review_thresholds
+    >>> [points_as_loss(steps[n], DEFAULT_GAME) == t for n, t in THRESHOLDS.items()]
     [True, True, True]
     """
     points = search_game(game).review_thresholds
@@ -555,8 +556,9 @@ def summarize(reviews: Iterable[MoveReview]) -> list[SeatSummary]:
     """One SeatSummary per seat reviewed, in seat order (the module's docstring defines
     the figures).
 
+    >>> from council.engine.games import DEFAULT_GAME
     >>> def move(seat, loss, points=0.0, only=False):
-    ...     severity = max(loss, points_as_loss(points, "council-of-four"))
+    ...     severity = max(loss, points_as_loss(points, DEFAULT_GAME))
     ...     return MoveReview(0, seat, 1, "a", 2, "b", ("b",), 0.5, 0.5, 0.5 - loss, loss,
     ...                       label_of(severity), only, 10, False, 3.0, 3.0 - points, points,
     ...                       (seat,), severity)

@@ -1,8 +1,9 @@
 """Information Set MCTS from one seat's view, with anytime budgets and root parallelism.
 
->>> from council.engine import GameConfig, State
+>>> from council.engine.games import default_game
 >>> from council.mcts.search import SearchLimits, search
->>> state = State.new_game(GameConfig(players=2), seed=3)
+>>> game = default_game()
+>>> state = game.new_game(game.config_class(players=2), seed=3)
 >>> result = search(state.view(0), SearchLimits(iterations=200), seed=1)
 >>> result.action in state.legal_actions(), result.iterations
 (True, 200)
@@ -18,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
-from council.engine import Position, State
+from council.engine import Position
 from council.mcts import _search
 from council.mcts.value_model import DEFAULT_MODEL_PATH, ValueModel
 
@@ -82,7 +83,7 @@ class SearchConfig:
     exploration, rollout length, the reward's mix, where iterations start, how the move is
     played: the compiled ``_search.SETTINGS``, and the model files, loaded here) and, in
     ``game``, its game's own (a ``GameSettings`` its game registered; ``None``: its game's
-    defaults, filled in when a search starts). The defaults are Council of Four's, tuned by
+    defaults, filled in when a search starts). The defaults are the default game's, tuned by
     measured strength (the figures are in docs/results.md); each game registers its own
     (``council.mcts.games``).
 
@@ -420,7 +421,7 @@ class Search:
     @classmethod
     def from_full_state(
         cls,
-        state: State,
+        state: Position,
         config: SearchConfig | None = None,
         seed: int = 0,
         max_nodes: int = 1_000_000,
@@ -552,7 +553,7 @@ def search(
 
 
 def search_full_state(
-    state: State,
+    state: Position,
     limits: SearchLimits,
     config: SearchConfig | None = None,
     seed: int = 0,

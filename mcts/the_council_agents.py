@@ -17,7 +17,7 @@ rules and rulings are in docs/the-council.md). It is a one-ply planner:
   for the leader of a suit, chips) against the best other seat's. The plan depends only on
   public facts and the seat's own cards, so the chip-by-chip actions of one bid follow it.
 
->>> from council.engine import TheCouncilState
+>>> from council.engine.the_council import TheCouncilState
 >>> state = TheCouncilState.new_game(players=4, seed=3)
 >>> action = TheCouncilExpertAgent().act(state.view(0), seed=1)
 >>> action in state.legal_actions()
@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
 
-from council.engine import TheCouncilState
 from council.engine._the_council import (
     ACTION_OFFSETS,
     CARDS,
@@ -41,6 +40,7 @@ from council.engine._the_council import (
     NO_CARD,
     SUITS,
 )
+from council.engine.the_council import TheCouncilState
 from council.mcts.agents import (
     STRONG_V3,
     CheatingMCTS,

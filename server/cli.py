@@ -21,9 +21,14 @@ import random
 import re
 import sys
 
-from council.engine import GameConfig
-from council.engine.config import DEFAULT_GAME
-from council.engine.games import Game, all_games, game_named, game_of_proto
+from council.engine.games import (
+    DEFAULT_GAME,
+    Game,
+    all_games,
+    default_game,
+    game_named,
+    game_of_proto,
+)
 from council.learning.cli import add_commands as add_learning_commands
 from council.server.review_cli import add_command as add_review_command
 
@@ -31,7 +36,7 @@ from council.server.review_cli import add_command as add_review_command
 # its own function: they take longer to load than `demo` or `new-game` take to run, and
 # `--help` or a mistyped flag should answer at once.
 
-_DEFAULT_GAME = GameConfig()
+_DEFAULT_CONFIG = default_game().config_class()
 
 
 class _ServerDefault:
@@ -440,7 +445,7 @@ def render(args: argparse.Namespace) -> int:
     """Draw a JSON position (a full state or a view) as SVG, or PNG (docs/render.md)."""
     from council.engine.games import game_of
     from council.engine.serialize import state_from_json
-    from council.engine.svg import svg_to_png
+    from council.engine.text_svg import svg_to_png
 
     png = args.png or (args.output or "").lower().endswith(".png")
     try:
@@ -506,7 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--layout",
-        help=f"board sides for coast, hills, mountains (default: {_DEFAULT_GAME.layout})",
+        help=f"board sides for coast, hills, mountains (default: {_DEFAULT_CONFIG.layout})",
     )
     p.add_argument(
         "--verbose",
@@ -529,7 +534,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_flag(p)
     p.add_argument("--deals", type=int, default=10, help="seeded deals (games = deals x seats)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--layout", help=f"board sides (default: {_DEFAULT_GAME.layout})")
+    p.add_argument("--layout", help=f"board sides (default: {_DEFAULT_CONFIG.layout})")
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--no-progress", action="store_true")

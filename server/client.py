@@ -2,8 +2,9 @@
 ``council-ai hint`` sends, for any Python client to share (the ladder's remote entrants
 among them), and the reading of a failed call's field violations.
 
->>> from council.engine import GameConfig, State
->>> view = State.new_game(GameConfig(players=2), seed=1).view(0)
+>>> from council.engine.games import default_game
+>>> game = default_game()
+>>> view = game.new_game(game.config_class(players=2), seed=1).view(0)
 >>> request = recommend_request(view, seat=0, preset="strong", seed=-1, max_candidates=1)
 >>> request.seat, request.limits.preset, request.seed, request.state.viewer
 (0, 3, 18446744073709551615, 0)

@@ -16,13 +16,10 @@ from importlib import metadata
 from google.protobuf import duration_pb2, json_format
 
 from council.engine import Position
-from council.engine.actions import (  # the action codecs are the engine's; re-exported
-    ACTION_KIND_TO_PROTO,
-    StructuredActionError,
-    action_from_proto,
-)
-from council.engine.board import LAYOUT_CODES
+from council.engine.council_of_four_actions import ACTION_KIND_TO_PROTO, action_from_proto
+from council.engine.council_of_four_board import LAYOUT_CODES
 from council.engine.games import Game, all_games, default_game, game_of
+from council.engine.position import StructuredActionError
 from council.engine.serialize import state_to_proto
 from council.server import presets
 from council.v1 import game_pb2 as pb
@@ -85,7 +82,7 @@ def public_action_proto(state: Position, action_id: int) -> tuple[pb.Action, boo
     >>> action, secret = public_action_proto(starts[1], starts[1].legal_actions()[0])
     >>> action.text, action.id, secret  # a secret pick: no card, no id
     ('picks a card', 0, True)
-    >>> public_action_proto(starts[0], 0)[0].text  # Council of Four has no secret move
+    >>> public_action_proto(starts[0], 0)[0].text  # the default game has no secret move
     'end'
     """
     return game_of(state).public_action(state, action_id)

@@ -83,7 +83,7 @@ _SUMMARY_BYTES = 400  # kept for the violation saying how many were left out
 _LONG_RUN = re.compile(rf"\S{{{SHOWN_CHARS + 21},}}")
 _CLOSING = "\"'),;:]"
 # The sentence of the violation that counts the ones left out (the engine's is the same
-# with "problems", council.engine._document).
+# with "problems", the compiled position readers').
 _UNLISTED = re.compile(r"and (\d+) more (?:problems|violations) not listed")
 
 

@@ -21,10 +21,10 @@ the blob it is sent with, and a blob of another game does not accept it.
 
 >>> keys = SealKeys.generate("k1")
 >>> secret = new_game_secret()
->>> blob = keys.seal(pb.GameState(format="council-of-four/1"), secret)
+>>> blob = keys.seal(pb.GameState(format="a-game/1"), secret)
 >>> content = keys.open(blob, ttl_s=60)
 >>> content.state.format, content.game_secret == secret
-('council-of-four/1', True)
+('a-game/1', True)
 >>> ticket = mint_ticket(secret, 2, spb.SEAT_ROLE_BOT)
 >>> ticket.startswith("2.bot."), check_ticket(secret, ticket)
 (True, Ticket(seat=2, role=2))

@@ -25,11 +25,11 @@ from dataclasses import dataclass
 import grpc
 
 from council.engine import IllegalActionError, Position
-from council.engine.actions import StructuredActionError
 from council.engine.council_of_four_messages import asks_member_form
 from council.engine.effects import action_effects, known_effects, public_effects
 from council.engine.games import Game, default_game, game_of, game_of_proto
 from council.engine.members import both_forms_problems, from_members, to_members
+from council.engine.position import StructuredActionError
 from council.engine.record import record_of
 from council.engine.serialize import (
     TO_MOVE,

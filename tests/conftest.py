@@ -7,7 +7,7 @@ import grpc
 import pytest
 from hypothesis import settings
 
-import council.engine._core as core
+import council.engine._council_of_four as core
 from council.server.app import start_server
 from council.server.config import ServerConfig
 from council.v1 import service_pb2_grpc
@@ -18,7 +18,7 @@ settings.load_profile("repeatable")
 
 
 def pytest_report_header(config):
-    return f"council.engine._core: {core.__file__}"
+    return f"council.engine._council_of_four: {core.__file__}"
 
 
 def pytest_configure(config):

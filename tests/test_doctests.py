@@ -35,19 +35,19 @@ FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 DISTRIBUTION_OF = {"pyspiel": "open-spiel"}
 # The user-facing modules: each shows its use in at least one example.
 DOCUMENTED = {
-    "council.engine._core",
-    "council.engine.actions",
-    "council.engine.board",
+    "council.engine._council_of_four",
+    "council.engine.council_of_four_actions",
+    "council.engine.council_of_four_board",
     "council.engine.record",
-    "council.engine.config",
-    "council.engine.render",
+    "council.engine.council_of_four_config",
+    "council.engine.render_council_of_four",
     "council.engine.serialize",
-    "council.engine.svg",
+    "council.engine.council_of_four_svg",
     "council.mcts.agents",
     "council.mcts.arena",
     "council.mcts.features",
     "council.mcts.jobs",
-    "council.mcts.openspiel_game",
+    "council.mcts.council_of_four_openspiel",
     "council.mcts.policy_model",
     "council.mcts.search",
     "council.mcts.value_model",
@@ -176,9 +176,11 @@ def test_every_package_and_the_compiled_modules_are_searched():
     for package in PACKAGES:
         assert any(name.startswith(package + ".") for name in DOCUMENTED), package
     # Examples in an extension module's docstrings are found (the core is compiled).
-    core = importlib.import_module("council.engine._core")
+    core = importlib.import_module("council.engine._council_of_four")
     assert not core.__file__.endswith(".py")
-    assert "council.engine._core.State" in {t.name for t in find_examples(core)}
+    assert "council.engine._council_of_four.CouncilOfFourState" in {
+        t.name for t in find_examples(core)
+    }
 
 
 def test_readme_examples():

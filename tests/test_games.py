@@ -9,6 +9,8 @@ the registry in tests/games/."""
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 
 import pytest
 from google.protobuf import json_format
@@ -135,3 +137,17 @@ def test_the_commands_play_every_game(game, capsys):
     assert main([*args, "--json", "--no-progress"]) == 0
     assert main(["new-game", "--game", game.name, "--seed", "4"]) == 0
     assert '"format": "' + game.state_format in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_the_games_register_in_order_whichever_games_module_is_imported_first(game):
+    # A game's classes are its own module's: a program that imports that module first still
+    # gets every game, in the registry's order, the default game first.
+    code = (
+        f"import council.engine.{game.module_name}\n"
+        "from council.engine.games import DEFAULT_GAME, all_games\n"
+        "print(DEFAULT_GAME, *(g.name for g in all_games()))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == [default_game().name, *IDS]

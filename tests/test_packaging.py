@@ -58,9 +58,9 @@ SKIP_DIRS = {
 
 # Files a build or an editable install writes into the source tree: never in an sdist.
 GENERATED = (
-    "engine/_core.c",
-    "engine/_core.cpython-311-x86_64-linux-gnu.so",
-    "engine/_core.abi3.so",
+    "engine/_council_of_four.c",
+    "engine/_council_of_four.cpython-311-x86_64-linux-gnu.so",
+    "engine/_council_of_four.abi3.so",
     "mcts/_search.c",
     "mcts/_search.cpython-312-darwin.so",
     "proto/council/v1/game_pb2.py",
@@ -142,8 +142,8 @@ def test_manifest_includes_cython_sources_and_board_data(tmp_path, monkeypatch):
         "pyproject.toml",
         "setup.py",
         "README.md",
-        "engine/_core.pyx",
-        "engine/_core.pxd",
+        "engine/_council_of_four.pyx",
+        "engine/_council_of_four.pxd",
         "engine/data/board.json",
         "mcts/_search.pyx",
     }
@@ -152,7 +152,7 @@ def test_manifest_includes_cython_sources_and_board_data(tmp_path, monkeypatch):
     needed |= {
         f for f in _source_files() if f.endswith((".pyi", "/py.typed")) and not _is_generated(f)
     }
-    assert {"engine/_core.pyi", "mcts/_search.pyi", "engine/py.typed"} <= needed
+    assert {"engine/_council_of_four.pyi", "mcts/_search.pyi", "engine/py.typed"} <= needed
     needed |= {f for f in _source_files() if f.endswith(".json") and f.startswith("engine/")}
     assert needed - selected == set()
 
@@ -206,18 +206,22 @@ def test_manifest_check_sees_a_missing_exclusion(tmp_path, monkeypatch):
     # generated files (engine/*.so and the stubs come in through the recursive-includes).
     files = FileList()
     monkeypatch.chdir(tmp_path)
-    for rel in ("engine/_core.pyx", "engine/_core.c", "proto/council/v1/game_pb2.py"):
+    for rel in (
+        "engine/_council_of_four.pyx",
+        "engine/_council_of_four.c",
+        "proto/council/v1/game_pb2.py",
+    ):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).touch()
     files.process_template_line("recursive-include engine *")
     files.process_template_line("recursive-include proto *.py")
     assert sorted(files.files) == [
-        "engine/_core.c",
-        "engine/_core.pyx",
+        "engine/_council_of_four.c",
+        "engine/_council_of_four.pyx",
         "proto/council/v1/game_pb2.py",
     ]
     files.process_template_line("global-exclude *.c *_pb2.py")
-    assert files.files == ["engine/_core.pyx"]
+    assert files.files == ["engine/_council_of_four.pyx"]
 
 
 # -- pyproject.toml ----------------------------------------------------------------------
@@ -309,7 +313,7 @@ def test_board_data_is_reachable_as_package_resource():
     resource = importlib.resources.files("council.engine").joinpath("data/board.json")
     assert resource.is_file()
     data = json.loads(resource.read_text(encoding="utf-8"))
-    from council.engine import board
+    from council.engine import council_of_four_board as board
 
     assert len(data["cities"]) == board.N_CITIES == 15
     assert tuple(data["councillor_colours"]) == board.COUNCILLOR_COLOURS
@@ -321,30 +325,26 @@ def test_board_data_is_reachable_as_package_resource():
 
 def test_engine_exports():
     import council.engine as engine
-    from council.engine import position
-    from council.engine._core import Decision, IllegalActionError, State
-    from council.engine._the_council import TheCouncilState
-    from council.engine.config import GameConfig
+    from council.engine import _council_of_four, _the_council, position
+    from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState, Decision
+    from council.engine.the_council import TheCouncilConfig, TheCouncilState
 
-    assert sorted(engine.__all__) == [
-        "Decision",
-        "GameConfig",
-        "IllegalActionError",
-        "Position",
-        "State",
-        "TheCouncilConfig",
-        "TheCouncilState",
-    ]
-    # The position contract both games' positions meet (council.engine.position).
+    # The package names no game: each game's classes are its own module's.
+    assert sorted(engine.__all__) == ["IllegalActionError", "Position"]
+    # The position contract every game's positions meet (council.engine.position).
     assert engine.Position is position.Position
-    assert isinstance(State.new_game(), engine.Position)
+    assert isinstance(CouncilOfFourState.new_game(), engine.Position)
     assert isinstance(TheCouncilState.new_game(), engine.Position)
-    assert engine.Decision is Decision
-    assert engine.State is State
-    assert engine.TheCouncilState is TheCouncilState
-    assert engine.GameConfig is GameConfig
-    assert engine.IllegalActionError is IllegalActionError
-    assert issubclass(IllegalActionError, ValueError)
+    assert engine.IllegalActionError is position.IllegalActionError
+    assert issubclass(engine.IllegalActionError, ValueError)
+    assert (CouncilOfFourState, Decision) == (
+        _council_of_four.CouncilOfFourState,
+        _council_of_four.Decision,
+    )
+    assert type(CouncilOfFourConfig().new_game(seed=1)) is CouncilOfFourState
+    assert (
+        type(TheCouncilConfig().new_game(seed=1)) is TheCouncilState is _the_council.TheCouncilState
+    )
     namespace: dict = {}
     exec("from council.engine import *", namespace)
     assert sorted(k for k in namespace if not k.startswith("__")) == sorted(engine.__all__)
@@ -352,7 +352,11 @@ def test_engine_exports():
 
 @pytest.mark.parametrize(
     "module",
-    ["council.engine.actions", "council.engine.render", "council.engine.serialize"],
+    [
+        "council.engine.council_of_four_actions",
+        "council.engine.render_council_of_four",
+        "council.engine.serialize",
+    ],
 )
 def test_public_module_exports_resolve(module):
     mod = importlib.import_module(module)
@@ -452,10 +456,15 @@ def test_layering(folder):
 
 def test_layering_scan_finds_engine_imports():
     # The scanners do see the imports the layering test looks for.
-    core = imports_of(ROOT / "engine" / "_core.pyx")
-    assert {"council.engine.board", "council.engine.config", "libc.string"} <= core
-    assert "council.engine._core" in imports_of(ROOT / "mcts" / "_council_of_four_search.pyx")
-    assert "council.engine._core" in imports_of(ROOT / "engine" / "actions.py")
+    core = imports_of(ROOT / "engine" / "_council_of_four.pyx")
+    assert {"council.engine.council_of_four_board", "council.engine.council_of_four_config"} <= core
+    assert "libc.string" in core
+    assert "council.engine._council_of_four" in imports_of(
+        ROOT / "mcts" / "_council_of_four_search.pyx"
+    )
+    assert "council.engine._council_of_four" in imports_of(
+        ROOT / "engine" / "council_of_four_actions.py"
+    )
 
 
 def test_layering_scans_the_ladder():
@@ -500,7 +509,7 @@ def test_training_is_out_of_the_players():
     found = set().union(*(imports_of(p) for p in sources))
     # Training stands on the players and the rules...
     assert {"council.mcts.jobs", "council.mcts.value_model", "council.mcts.policy_model"} <= found
-    assert "council.engine" in found
+    assert any(m.startswith("council.engine.") for m in found)
     council = {m for m in found if m.startswith("council.")}
     assert _violations(council, ("council.engine", "council.mcts", "council.learning")) == sorted(
         council

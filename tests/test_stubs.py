@@ -8,7 +8,7 @@ runtime (``dir(module)`` less private names, the modules it holds and the names 
 name the stub declares exists at runtime; the same holds
 for the members of each class the module defines (its methods, properties and public
 attributes, ``vars(cls)`` less dunder names). Private names the stub declares because the
-Python side uses them (``_document._check_config``) must exist at runtime too.
+Python side uses them (``_council_of_four_document._check_config``) must exist at runtime too.
 
 A stub's names are read with ``ast``, by the stub rules of PEP 484: a re-export must be
 spelt ``from x import y as y``; other imports are the stub's own.
@@ -26,16 +26,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPILED = {
-    "council.engine._core": "engine/_core.pyi",
-    "council.engine._document": "engine/_document.pyi",
-    "council.engine._status": "engine/_status.pyi",
+    "council.engine._council_of_four": "engine/_council_of_four.pyi",
+    "council.engine._council_of_four_document": "engine/_council_of_four_document.pyi",
+    "council.engine._council_of_four_status": "engine/_council_of_four_status.pyi",
     "council.engine._bench": "engine/_bench.pyi",
     "council.engine._the_council": "engine/_the_council.pyi",
     "council.engine._kuhn_poker": "engine/_kuhn_poker.pyi",
     "council.engine._leduc_poker": "engine/_leduc_poker.pyi",
     "council.engine._a_war_of_whispers": "engine/_a_war_of_whispers.pyi",
     "council.mcts._search": "mcts/_search.pyi",
-    "council.mcts._evaluation": "mcts/_evaluation.pyi",
+    "council.mcts._council_of_four_evaluation": "mcts/_council_of_four_evaluation.pyi",
     "council.mcts._council_of_four_search": "mcts/_council_of_four_search.pyi",
     "council.mcts._the_council_search": "mcts/_the_council_search.pyi",
     "council.mcts._kuhn_poker_search": "mcts/_kuhn_poker_search.pyi",
@@ -138,7 +138,7 @@ def _stub_classes(name: str) -> dict[str, ast.ClassDef]:
 
 def _inherited(stub: ast.Module, cls: ast.ClassDef) -> set[str]:
     """The members a stub class declares through a base it imports from a module of this
-    project (``class State(PositionMembers)``: the members every position has)."""
+    project (``class CouncilOfFourState(PositionMembers)``: the members every position has)."""
     found: set[str] = set()
     bases = {b.id for b in cls.bases if isinstance(b, ast.Name)}
     for node in stub.body:
@@ -184,7 +184,8 @@ def test_stub_check_sees_drift():
     # The name readers above do find a missing or an extra name.
     stub = ast.parse(
         "import numpy as np\n"
-        "from council.engine.config import GameConfig as GameConfig\n"
+        "from council.engine.council_of_four_config import CouncilOfFourConfig as"
+        " CouncilOfFourConfig\n"
         "from typing import Any\n"
         "X: int\nY = 2\n"
         "def f() -> None: ...\n"
@@ -192,7 +193,7 @@ def test_stub_check_sees_drift():
         "    def p(self) -> int: ...\n"
     )
     declared = _declared(stub.body)
-    assert set(declared) == {"GameConfig", "X", "Y", "f", "C"}
+    assert set(declared) == {"CouncilOfFourConfig", "X", "Y", "f", "C"}
     cls = next(n for n in stub.body if isinstance(n, ast.ClassDef))
     assert set(_declared(cls.body)) == {"a", "m", "p"}
     fake = types.ModuleType("fake")
@@ -203,12 +204,13 @@ def test_stub_check_sees_drift():
     assert _runtime_public(fake, {"namedtuple"}) == {"X", "Z"}
     source = (
         "from libc.stdint cimport int8_t\n"
-        "cimport council.engine._core\n"
+        "cimport council.engine._council_of_four\n"
         "import enum\n"
         "import numpy as np\n"
         "import os.path\n"
         "from collections import namedtuple\n"
-        "from council.engine._core import (\n    ACTION_KINDS,  # the table\n    State as S,\n)\n"
+        "from council.engine._council_of_four import (\n    ACTION_KINDS,  # the table\n"
+        "    CouncilOfFourState as S,\n)\n"
         "from council.engine import board as _board, config\n"
         "def f():\n    import json\n"
     )

@@ -25,7 +25,7 @@ import grpc
 import pytest
 from google.protobuf import json_format
 
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.serialize import state_to_proto
 from council.server.app import start_server
 from council.server.client import bearer_metadata, channel_options, recommend_request
@@ -43,7 +43,7 @@ _spec.loader.exec_module(local)
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "python" / "balanced_client.py"
 CAP = 300  # replica i searches CAP + i iterations at most: a few ms each
-STATE = state_to_proto(State.new_game(GameConfig(players=2), seed=1))
+STATE = state_to_proto(CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1))
 SEARCH = recommend_request(STATE, iterations=100_000)
 SEARCH_JSON = json.dumps(json_format.MessageToDict(SEARCH)).encode()
 

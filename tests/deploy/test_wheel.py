@@ -69,7 +69,7 @@ def test_the_image_build_steps_make_a_wheel_that_installs_imports_and_serves(tmp
         [
             python,
             "-c",
-            "import json, council.engine._core as core, council.server.app\n"
+            "import json, council.engine._council_of_four as core, council.server.app\n"
             "from council.server.client import service_config\n"
             "print(json.dumps([core.__file__, json.loads(service_config())['methodConfig']]))",
         ],

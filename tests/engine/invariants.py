@@ -1,4 +1,4 @@
-"""Structural invariants of a Council of Four state, checked from ``State.to_raw()``.
+"""Structural invariants of a Council of Four state, checked from ``CouncilOfFourState.to_raw()``.
 
 ``check_invariants(state)`` raises AssertionError naming the first broken invariant. It
 accepts a full state (``viewer == -1``) or one seat's view (other hands and the politics
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from council.engine import board
-from council.engine._core import Decision
+from council.engine import council_of_four_board as board
+from council.engine._council_of_four import Decision
 
 N_CITIES = 15
 N_REGIONS = 3

@@ -5,10 +5,11 @@ Regenerate every file (after an intended change of the rules, of ``to_raw`` or o
 
     .venv/bin/python tests/engine/make_golden.py
 
-Review the diff of ``tests/engine/golden/`` before committing it: every changed line is a
-change in how a seeded game plays. ``--check`` only compares and exits 1 on a difference.
+Review the diff of ``tests/engine/golden/`` before committing it: every changed line is a change in
+how a seeded game plays. ``--check`` only compares and exits 1 on a difference.
 
-Each game of ``GAMES`` is set up with ``State.new_game(config, seed)`` and played to its
+Each game of ``GAMES`` is set up with ``CouncilOfFourState.new_game(config, seed)`` and played to
+its
 natural end with ``random.Random(seed)`` picking uniformly among the legal actions. One text
 file per game (``golden/<name>.txt``)::
 
@@ -18,7 +19,8 @@ file per game (``golden/<name>.txt``)::
     = turn=1 current=0 scores=0,0 digest=<hex>     the state after setup
     0 seat=0 decision=turn legal=57 id=12 | elect white coast
     ...                                    one line per action: action count before it,
-                                           seat to act, State.decision() (kind or kind:arg),
+                                           seat to act, CouncilOfFourState.decision() (kind or
+                                           kind:arg),
                                            number of legal actions, id | Action text
     = turn=2 current=1 scores=4,0 digest=<hex>     after every END_TURN
     final scores=48,15 winners=0 digest=<hex>
@@ -38,8 +40,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from council.engine import GameConfig, State
-from council.engine.actions import Action
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.council_of_four_actions import Action
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 MAX_ACTIONS = 20_000  # a hang guard only: every game here ends far sooner
@@ -53,7 +55,7 @@ HEADER = (
 @dataclass(frozen=True)
 class Game:
     name: str
-    config: GameConfig
+    config: CouncilOfFourConfig
     seed: int
 
 
@@ -61,12 +63,12 @@ class Game:
 # variant of RULINGS.md changed from its default. Seeds picked for short games (small files)
 # that still meet the nobility track's choices (city tokens, free permits, permit bonuses).
 GAMES: tuple[Game, ...] = (
-    Game("2p-default", GameConfig(players=2), 146),
-    Game("3p-default", GameConfig(players=3), 171),
-    Game("4p-default", GameConfig(players=4), 6),
+    Game("2p-default", CouncilOfFourConfig(players=2), 146),
+    Game("3p-default", CouncilOfFourConfig(players=3), 171),
+    Game("4p-default", CouncilOfFourConfig(players=4), 6),
     Game(
         "3p-BAB-variants",
-        GameConfig(
+        CouncilOfFourConfig(
             players=3,
             layout="BAB",
             max_coins=15,
@@ -79,32 +81,32 @@ GAMES: tuple[Game, ...] = (
 )
 
 
-def digest(state: State) -> str:
+def digest(state: CouncilOfFourState) -> str:
     """First 16 hex digits of the sha256 of ``state.to_raw()`` as sorted compact JSON."""
     text = json.dumps(state.to_raw(), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def decision_text(state: State) -> str:
+def decision_text(state: CouncilOfFourState) -> str:
     kind, arg = state.decision()
     return kind if arg is None else f"{kind}:{arg}"
 
 
-def state_line(state: State) -> str:
+def state_line(state: CouncilOfFourState) -> str:
     scores = ",".join(map(str, state.scores()))
     return (
         f"= turn={state.turn} current={state.current_player} scores={scores} digest={digest(state)}"
     )
 
 
-def action_line(state: State, legal: list[int], action: int) -> str:
+def action_line(state: CouncilOfFourState, legal: list[int], action: int) -> str:
     return (
         f"{state.action_count} seat={state.current_player} decision={decision_text(state)} "
         f"legal={len(legal)} id={action} | {Action.from_id(action).to_text()}"
     )
 
 
-def final_lines(state: State) -> list[str]:
+def final_lines(state: CouncilOfFourState) -> list[str]:
     scores = ",".join(map(str, state.scores()))
     winners = ",".join(map(str, state.winners()))
     return [
@@ -117,7 +119,7 @@ def final_lines(state: State) -> list[str]:
 def play(game: Game) -> str:
     """The golden text of one game."""
     config = game.config
-    state = State.new_game(config, seed=game.seed)
+    state = CouncilOfFourState.new_game(config, seed=game.seed)
     rng = random.Random(game.seed)
     lines = [
         HEADER.rstrip("\n"),

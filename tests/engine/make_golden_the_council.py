@@ -26,7 +26,7 @@ import sys
 
 from make_golden import GOLDEN_DIR, digest
 
-from council.engine import TheCouncilState
+from council.engine.the_council import TheCouncilState
 
 HEADER = (
     "# Golden playthrough of The Council, replayed by tests/engine/test_golden_the_council.py.\n"

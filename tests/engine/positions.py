@@ -1,11 +1,11 @@
 """Hand-made positions for the rules tests.
 
-A ``Pos`` starts from ``State.new_game(GameConfig(...), seed)``, takes ``to_raw()``, lets a
-test overwrite fields (hands, coins, balconies, emporia, tokens, permit tiles, nobility,
-pending decisions ...) and rebuilds a ``State`` with ``State.from_raw``. Derived fields are
-kept consistent: ``hand_n``, ``politics_deck_n``, the councillor pool (4 of each colour in
-all), ``emporia_n``, and each permit deck (every tile of the region that is neither face
-up nor owned, unless a deck is set explicitly).
+A ``Pos`` starts from ``CouncilOfFourState.new_game(CouncilOfFourConfig(...), seed)``, takes
+``to_raw()``, lets a test overwrite fields (hands, coins, balconies, emporia, tokens, permit tiles,
+nobility, pending decisions ...) and rebuilds a ``CouncilOfFourState`` with
+``CouncilOfFourState.from_raw``. Derived fields are kept consistent: ``hand_n``,
+``politics_deck_n``, the councillor pool (4 of each colour in all), ``emporia_n``, and each permit
+deck (every tile of the region that is neither face up nor owned, unless a deck is set explicitly).
 
 Also action-id helpers (``elect``, ``acquire``, ``pay`` ...) and small readers.
 """
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import random
 
-from council.engine import GameConfig, State
-from council.engine import board as B
-from council.engine._core import ACTION_OFFSETS, PAYMENTS
+from council.engine import council_of_four_board as B
+from council.engine._council_of_four import ACTION_OFFSETS, PAYMENTS
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 
 A = ACTION_OFFSETS
 BALCONIES = ("coast", "hills", "mountains", "king")
@@ -130,11 +130,11 @@ def of_kind(actions, kind: str) -> list[int]:
 
 
 # -- readers -------------------------------------------------------------------------------
-def raw(state: State) -> dict:
+def raw(state: CouncilOfFourState) -> dict:
     return state.to_raw()
 
 
-def hand(state: State, p: int) -> tuple[int, ...]:
+def hand(state: CouncilOfFourState, p: int) -> tuple[int, ...]:
     return tuple(state.to_raw()["hand"][p])
 
 
@@ -146,7 +146,7 @@ def cities_of(bits: int) -> set[str]:
     return {B.CITY_NAMES[c] for c in range(B.N_CITIES) if (bits >> c) & 1}
 
 
-def pending(state: State) -> list[tuple[int, int]]:
+def pending(state: CouncilOfFourState) -> list[tuple[int, int]]:
     r = state.to_raw()
     return [(r["pending_kind"][i], r["pending_arg"][i]) for i in range(r["pending_n"])]
 
@@ -156,8 +156,8 @@ class Pos:
     """Mutable raw position; every setter returns self so calls can be chained."""
 
     def __init__(self, players=4, layout="ABA", seed=0, **variants):
-        self.config = GameConfig(players=players, layout=layout, **variants)
-        self.raw = State.new_game(self.config, seed).to_raw()
+        self.config = CouncilOfFourConfig(players=players, layout=layout, **variants)
+        self.raw = CouncilOfFourState.new_game(self.config, seed).to_raw()
         self._explicit_deck: set[int] = set()
 
     # players
@@ -326,12 +326,12 @@ class Pos:
             r["deck_n"][reg] = len(rest)
             r["deck_known"][reg] = 0
 
-    def state(self) -> State:
+    def state(self) -> CouncilOfFourState:
         self._fix()
-        return State.from_raw(self.raw)
+        return CouncilOfFourState.from_raw(self.raw)
 
 
-def play(state: State, *actions) -> State:
+def play(state: CouncilOfFourState, *actions) -> CouncilOfFourState:
     """Apply actions in order (each must be legal) and return the state."""
     for a in actions:
         state.apply(a)
@@ -343,10 +343,10 @@ def set_bits(mask: int, n: int = 64) -> list[int]:
     return [i for i in range(n) if mask >> i & 1]
 
 
-def find_position(config: GameConfig, seed: int, pred) -> State:
+def find_position(config: CouncilOfFourConfig, seed: int, pred) -> CouncilOfFourState:
     """The first position of a seeded random game (Python RNG from `seed`) that satisfies
     `pred`."""
-    s = State.new_game(config, seed=seed)
+    s = CouncilOfFourState.new_game(config, seed=seed)
     rng = random.Random(seed)
     while not pred(s):
         assert not s.is_terminal(), "the game ended before the wanted position"
@@ -354,7 +354,7 @@ def find_position(config: GameConfig, seed: int, pred) -> State:
     return s
 
 
-def play_random(state: State, seed: int, steps: int) -> State:
+def play_random(state: CouncilOfFourState, seed: int, steps: int) -> CouncilOfFourState:
     """Apply up to `steps` uniformly random legal actions (Python RNG from `seed`) in place,
     stopping at the end of the game; returns the state."""
     rng = random.Random(seed)

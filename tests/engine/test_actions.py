@@ -1,4 +1,4 @@
-"""Action ids <-> structured values <-> text (council.engine.actions)."""
+"""Action ids <-> structured values <-> text (council.engine.council_of_four_actions)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from council.engine import GameConfig, State, board
-from council.engine._core import ACTION_KINDS, ACTION_OFFSETS, NUM_ACTIONS, PAYMENTS
-from council.engine.actions import (
+from council.engine import council_of_four_board as board
+from council.engine._council_of_four import ACTION_KINDS, ACTION_OFFSETS, NUM_ACTIONS, PAYMENTS
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.council_of_four_actions import (
     Action,
     ActionKind,
     describe,
@@ -46,7 +47,7 @@ def test_num_actions_and_ranges():
 
 def test_the_core_action_table_fits_the_board():
     # The core's ACTION_KINDS, in id order with no gap, each range as large as the board
-    # facts make it (what actions.py checked at import before it read the table).
+    # facts make it (what council_of_four_actions.py checked at import before it read the table).
     n_colours, n_regions = len(board.COUNCILLOR_COLOURS), len(board.REGIONS)
     n_tiles, n_cities = len(board.PERMIT_TILES), board.N_CITIES
     sizes = {
@@ -260,7 +261,7 @@ def test_constructor_validates():
 def _random_states(players, seed, steps):
     """States met along random play (legal actions chosen by a Python RNG)."""
     rng = random.Random(seed)
-    s = State.new_game(GameConfig(players=players), seed=seed)
+    s = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=seed)
     out = [s.clone()]
     for _ in range(steps):
         if s.is_terminal():
@@ -292,7 +293,7 @@ def test_legal_actions_of_real_states_render_and_parse(players, seed):
 
 
 def test_new_game_legal_texts():
-    s = State.new_game(GameConfig(players=3), seed=1)
+    s = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=1)
     texts = legal_action_texts(s)
     assert "engage" in texts
     assert "end" not in texts  # the first main action is owed
@@ -308,7 +309,9 @@ def test_new_game_legal_texts():
 
 
 def test_describe():
-    s = State.new_game(GameConfig(players=3), seed=1)  # layout ABA: the king is in Juvelar
+    s = CouncilOfFourState.new_game(
+        CouncilOfFourConfig(players=3), seed=1
+    )  # layout ABA: the king is in Juvelar
     raw = s.to_raw()
     assert describe(s, 181) == "quick action: pay 3 coins, gain 1 assistant"
     assert describe(s, 272) == "pay white+joker+joker: 3 card(s), 6 coin(s)"

@@ -1,12 +1,12 @@
-"""State.adjudicated(): a game stopped before its end, scored as if it ended now."""
+"""CouncilOfFourState.adjudicated(): a game stopped before its end, scored as if it ended now."""
 
 from __future__ import annotations
 
 import pytest
 from positions import END_TURN, Pos, acquire, pay, play, play_random
 
-from council.engine import GameConfig, State
-from council.engine._core import Decision
+from council.engine._council_of_four import Decision
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 
 COAST_T, HILLS_T, MOUNT_T, GOLD_T, SILVER_T, BRONZE_T, IRON_T = range(7)
 ALL_BONUS = 0b1111111
@@ -99,7 +99,9 @@ def test_end_trigger_bonus_is_not_counted_twice():
 
 
 def test_finished_state_comes_back_as_a_copy():
-    s = play_random(State.new_game(GameConfig(players=2), seed=3), seed=3, steps=100_000)
+    s = play_random(
+        CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=3), seed=3, steps=100_000
+    )
     assert s.is_terminal()
     a = s.adjudicated()
     assert a == s and a is not s
@@ -109,7 +111,9 @@ def test_finished_state_comes_back_as_a_copy():
 
 
 def test_a_random_mid_game_position():
-    s = play_random(State.new_game(GameConfig(players=4), seed=11), seed=11, steps=150)
+    s = play_random(
+        CouncilOfFourState.new_game(CouncilOfFourConfig(players=4), seed=11), seed=11, steps=150
+    )
     assert not s.is_terminal()
     a = s.adjudicated()
     # Provisional scores hold the tiles; adjudication adds only the end awards.
@@ -119,6 +123,6 @@ def test_a_random_mid_game_position():
 
 
 def test_a_view_is_refused():
-    s = State.new_game(GameConfig(players=3), seed=1)
+    s = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=1)
     with pytest.raises(ValueError, match="full state"):
         s.view(0).adjudicated()

@@ -31,10 +31,10 @@ from positions import (
     tile,
 )
 
-from council.engine import GameConfig, State
-from council.engine import board as B
-from council.engine._core import ACTION_OFFSETS as A
-from council.engine._core import PAYMENTS
+from council.engine import council_of_four_board as B
+from council.engine._council_of_four import ACTION_OFFSETS as A
+from council.engine._council_of_four import PAYMENTS
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 
 COAST = 0
 COUNCIL_COST = {1: 10, 2: 7, 3: 4, 4: 0}
@@ -238,10 +238,10 @@ def test_change_draws_the_last_unknown_tile_then_the_known_bottom_in_order():
 
 
 # -- random games against independent oracles ----------------------------------------------
-def _random_game_actions(seed: int, config: GameConfig):
+def _random_game_actions(seed: int, config: CouncilOfFourConfig):
     """Yield (state, action) along a random game that favours building (so games end); the
     caller applies each action."""
-    s = State.new_game(config, seed)
+    s = CouncilOfFourState.new_game(config, seed)
     rng = random.Random(seed)
     while not s.is_terminal():
         acts = s.legal_actions()
@@ -279,7 +279,7 @@ def _final_oracle(r: dict, tie_all: bool) -> tuple[list[int], list[int]]:
 
 def test_final_scoring_and_winners_match_an_oracle_on_random_games():
     for seed in range(48):
-        config = GameConfig(
+        config = CouncilOfFourConfig(
             players=2 + seed % 3,
             layout=B.LAYOUT_CODES[seed % 8],
             permit_tie_all_score=bool(seed % 2),
@@ -302,7 +302,7 @@ def test_final_scoring_and_winners_match_an_oracle_on_random_games():
 
 def test_turn_flow_and_non_build_actions_match_an_oracle_on_random_games():
     for seed in range(10):
-        config = GameConfig(
+        config = CouncilOfFourConfig(
             players=2 + seed % 3,
             layout=B.LAYOUT_CODES[(seed * 3) % 8],
             assistant_supply=0 if seed % 2 else 12,

@@ -1,15 +1,17 @@
-"""The compiled benchmark loops (council.engine._bench) drive the same core as State."""
+"""The compiled benchmark loops (council.engine._bench) drive the same core as
+CouncilOfFourState."""
 
-from council.engine import GameConfig, State, _bench
+from council.engine import _bench
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 
 
 def test_bench_random_games_plays_the_games_state_plays():
-    config = GameConfig(players=3)  # the loop's settings are GameConfig's defaults
+    config = CouncilOfFourConfig(players=3)  # the loop's settings are GameConfig's defaults
     seed = 41
     actions, games = _bench.bench_random_games(3, 4, seed, config.layout_index)
     expected = 0
     for g in range(4):
-        state = State.new_game(config, seed=seed + g)
+        state = CouncilOfFourState.new_game(config, seed=seed + g)
         state.random_playout()
         assert state.is_terminal()
         expected += state.action_count
@@ -17,7 +19,7 @@ def test_bench_random_games_plays_the_games_state_plays():
 
 
 def test_bench_loops_leave_the_state_alone():
-    state = State.new_game(GameConfig(players=4), seed=5)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=4), seed=5)
     for a in (0, 1, 2):
         state.apply(state.legal_actions()[a % len(state.legal_actions())])
     before = state.clone()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from council.engine import GameConfig, State
-from council.engine._core import ACTION_KINDS, ACTION_OFFSETS, NUM_ACTIONS, Decision
+from council.engine._council_of_four import ACTION_KINDS, ACTION_OFFSETS, NUM_ACTIONS, Decision
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.mcts import _council_of_four_search
 
 
@@ -29,7 +29,7 @@ def test_decision_kinds():
 def test_decision_names_the_head_of_the_queue():
     seen = set()
     for seed in range(6):
-        state = State.new_game(GameConfig(players=2 + seed % 3), seed=seed)
+        state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2 + seed % 3), seed=seed)
         rng = random.Random(seed)
         while not state.is_terminal():
             kind, arg = state.decision()

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from council.engine import board as B
+from council.engine import council_of_four_board as B
 from council.engine import the_council_effects as tc_effects
 from council.engine._the_council import CARDS
 from council.engine.effects import action_effects, known_effects

@@ -14,12 +14,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from council.engine import GameConfig, State
-from council.engine import board as B
-from council.engine._core import ACTION_OFFSETS
+from council.engine import council_of_four_board as B
+from council.engine._council_of_four import ACTION_OFFSETS
 from council.engine._kuhn_poker import KuhnPokerState
 from council.engine._leduc_poker import LeducPokerState
 from council.engine._the_council import CARDS, EVENTS_PER_HAND, TheCouncilState
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.effects import Trace, action_effects
 from council.engine.games import game_named
 from tests.engine import council_positions as tcp
@@ -184,7 +184,7 @@ def test_the_council_a_failed_event_takes_back_the_rank_a_crown_just_gave():
 
 
 def test_council_of_four_an_election_pays_the_elect_coins():
-    state = State.new_game(GameConfig(players=2), seed=1)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
     leaving = state.to_raw()["balcony"][0][3]
     state.apply(1)  # elect white into the coast council
     white = B.COUNCILLOR_COLOURS.index("white")

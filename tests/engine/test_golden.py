@@ -19,8 +19,9 @@ import re
 import pytest
 from make_golden import GAMES, GOLDEN_DIR, decision_text, digest, path_of, play
 
-from council.engine import GameConfig, IllegalActionError, State
-from council.engine.actions import Action
+from council.engine import IllegalActionError
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.council_of_four_actions import Action
 
 MAX_FILE_BYTES = 150_000
 END_TURN = Action.from_text("end").id
@@ -46,7 +47,7 @@ def _ints(text: str) -> list[int]:
     return [int(x) for x in text.split(",")]
 
 
-def replay(text: str, name: str = "golden") -> State:
+def replay(text: str, name: str = "golden") -> CouncilOfFourState:
     """Replay a golden file's text; raise GoldenMismatch at the first difference."""
     lines = text.split("\n")
     i = 0
@@ -62,11 +63,11 @@ def replay(text: str, name: str = "golden") -> State:
         i += 1
     if not lines[i].startswith("config "):
         raise fail("expected 'config {...}'")
-    config = GameConfig.from_dict(json.loads(lines[i][len("config ") :]))
+    config = CouncilOfFourConfig.from_dict(json.loads(lines[i][len("config ") :]))
     i += 1
     if not lines[i].startswith("seed "):
         raise fail("expected 'seed <n>'")
-    state = State.new_game(config, seed=int(lines[i][len("seed ") :]))
+    state = CouncilOfFourState.new_game(config, seed=int(lines[i][len("seed ") :]))
     i += 1
 
     need_state_line = True  # at the start and after every END_TURN
@@ -157,9 +158,13 @@ def test_golden_files_are_the_listed_games():
     assert on_disk == sorted(f"{g.name}.txt" for g in GAMES)
     assert len(GAMES) == 4
     configs = [g.config for g in GAMES]
-    assert sorted(c.players for c in configs if c.layout == GameConfig().layout) == [2, 3, 4]
-    variant = next(c for c in configs if c.layout != GameConfig().layout)
-    default = GameConfig(players=variant.players, layout=variant.layout)
+    assert sorted(c.players for c in configs if c.layout == CouncilOfFourConfig().layout) == [
+        2,
+        3,
+        4,
+    ]
+    variant = next(c for c in configs if c.layout != CouncilOfFourConfig().layout)
+    default = CouncilOfFourConfig(players=variant.players, layout=variant.layout)
     for field in (
         "max_coins",
         "assistant_supply",
@@ -203,9 +208,11 @@ def _action_lines(lines: list[str]) -> list[int]:
 
 def _other_legal_action(lines: list[str], k: int, avoid: tuple[int, ...] = ()) -> int:
     """A legal action other than the recorded one (and those in avoid) at action line k."""
-    config = GameConfig.from_dict(json.loads(next(ln for ln in lines if ln[:7] == "config ")[7:]))
+    config = CouncilOfFourConfig.from_dict(
+        json.loads(next(ln for ln in lines if ln[:7] == "config ")[7:])
+    )
     seed = int(next(ln for ln in lines if ln.startswith("seed "))[5:])
-    state = State.new_game(config, seed=seed)
+    state = CouncilOfFourState.new_game(config, seed=seed)
     for j in _action_lines(lines):
         recorded = int(_ACTION.fullmatch(lines[j])["id"])
         if j == k:
@@ -321,7 +328,7 @@ def test_replay_of_the_untouched_copy_passes(tmp_path):
 
 
 def test_digest_covers_the_whole_state():
-    state = State.new_game(GAME.config, seed=GAME.seed)
+    state = CouncilOfFourState.new_game(GAME.config, seed=GAME.seed)
     base = digest(state)
     assert base == digest(state.clone())
     moved = state.clone()
@@ -334,4 +341,4 @@ def test_digest_covers_the_whole_state():
 
 def test_file_without_final_line_is_refused():
     with pytest.raises(GoldenMismatch):
-        replay("config " + json.dumps(GameConfig(players=2).to_dict()) + "\nseed 1\n", "x")
+        replay("config " + json.dumps(CouncilOfFourConfig(players=2).to_dict()) + "\nseed 1\n", "x")

@@ -15,7 +15,7 @@ import pytest
 from make_golden import digest
 from make_golden_the_council import GAMES, THE_COUNCIL_DIR, path_of, play
 
-from council.engine import TheCouncilState
+from council.engine.the_council import TheCouncilState
 
 _GAME = re.compile(r"the-council players=(?P<players>\d) seed=(?P<seed>\d+)")
 _ACTION = re.compile(

@@ -10,7 +10,7 @@ import random
 import pytest
 from google.protobuf import json_format
 
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.serialize import (
     StateValidationError,
     schema_problems,
@@ -23,9 +23,9 @@ from council.v1 import council_of_four_pb2 as cof_pb
 from council.v1 import game_pb2 as pb
 
 
-def _stages(players: int, seed: int) -> dict[str, State]:
+def _stages(players: int, seed: int) -> dict[str, CouncilOfFourState]:
     """A new game, a position in the middle of it and its finished position."""
-    s = State.new_game(GameConfig(players=players), seed=seed)
+    s = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=seed)
     rng = random.Random(seed)
     out = {"new": s.clone()}
     while not s.is_terminal():
@@ -61,7 +61,7 @@ def test_the_json_form_is_the_protobuf_json_mapping(state):
 
 
 def test_a_message_that_is_not_a_position_is_refused_with_its_paths():
-    msg = state_to_proto(State.new_game(GameConfig(players=2), seed=1))
+    msg = state_to_proto(CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1))
     msg.board.face_up.hills.slot1 = 50
     msg.turn.pending.add(kind="pay_king", permit=cof_pb.PermitSlot(region="coast"))
     with pytest.raises(StateValidationError) as info:
@@ -94,7 +94,7 @@ def test_the_shape_check_follows_the_schema():
 
 
 def test_a_partial_state_is_read_as_the_view_of_the_given_seat():
-    s = State.new_game(GameConfig(players=3), seed=4)
+    s = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=4)
     msg = state_to_proto(s)
     msg.players[2].ClearField("hand")
     with pytest.raises(StateValidationError) as info:

@@ -11,16 +11,9 @@ import random
 
 import pytest
 
-from council.engine import (
-    GameConfig,
-    Position,
-    State,
-    TheCouncilConfig,
-    TheCouncilState,
-    _the_council,
-    the_council_actions,
-)
-from council.engine.actions import (
+from council.engine import Position, _the_council, the_council_actions
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.council_of_four_actions import (
     NUM_ACTIONS,
     Action,
     StructuredActionError,
@@ -28,9 +21,10 @@ from council.engine.actions import (
     action_to_proto,
 )
 from council.engine.serialize import StateValidationError, state_from_proto, state_to_proto
+from council.engine.the_council import TheCouncilConfig, TheCouncilState
 from council.v1 import game_pb2 as pb
 
-CONFIGS = [GameConfig(players=3), TheCouncilConfig(players=4)]
+CONFIGS = [CouncilOfFourConfig(players=3), TheCouncilConfig(players=4)]
 # The protocol's members: its methods and properties, not typing's machinery.
 MEMBERS = sorted(
     name
@@ -52,7 +46,7 @@ def _positions(config, games: int = 3, seed: int = 0):
             state = state.child(rng.choice(state.legal_actions()))
 
 
-@pytest.mark.parametrize("cls", [State, TheCouncilState])
+@pytest.mark.parametrize("cls", [CouncilOfFourState, TheCouncilState])
 def test_both_position_classes_meet_the_contract(cls):
     position = cls.new_game()
     assert isinstance(position, Position)
@@ -68,7 +62,7 @@ def test_the_methods_take_the_same_arguments(name):
     def parameters(cls):
         return list(inspect.signature(getattr(cls, name)).parameters)
 
-    assert parameters(State) == parameters(TheCouncilState)
+    assert parameters(CouncilOfFourState) == parameters(TheCouncilState)
 
 
 def test_new_game_from_a_configuration_for_both_games():
@@ -89,7 +83,7 @@ def test_new_game_from_a_configuration_for_both_games():
 @pytest.mark.parametrize("config", CONFIGS, ids=["council-of-four", "the-council"])
 def test_decision_name_and_action_text(config):
     for position in _positions(config):
-        if isinstance(position, State):
+        if isinstance(position, CouncilOfFourState):
             assert position.decision_name == position.decision()[0]
         else:
             assert position.decision_name == position.phase
@@ -98,7 +92,7 @@ def test_decision_name_and_action_text(config):
         for action in position.legal_actions():
             text = position.action_to_text(action)
             assert position.action_from_text(text) == action
-            if isinstance(position, State):
+            if isinstance(position, CouncilOfFourState):
                 assert text == Action.from_id(action).to_text()
 
 

@@ -10,7 +10,7 @@ import random
 import pytest
 from google.protobuf import json_format
 
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.council_of_four_messages import DEPRECATED_STATE_FIELDS, OPTION_FIELDS
 from council.engine.games import game_named
 from council.engine.members import both_forms_problems, from_members, to_members
@@ -27,8 +27,10 @@ from council.engine.serialize import (
 from council.v1 import game_pb2 as pb
 
 
-def _mid_game(players: int = 3, seed: int = 5, actions: int = 40) -> State:
-    state = State.new_game(GameConfig(players=players, layout="BAB", max_coins=25), seed=seed)
+def _mid_game(players: int = 3, seed: int = 5, actions: int = 40) -> CouncilOfFourState:
+    state = CouncilOfFourState.new_game(
+        CouncilOfFourConfig(players=players, layout="BAB", max_coins=25), seed=seed
+    )
     chooser = random.Random(seed)
     for _ in range(actions):
         state.apply(chooser.choice(state.legal_actions()))
@@ -167,7 +169,7 @@ def test_a_config_reads_in_either_form_and_not_in_both():
     member = pb.GameConfig(players=2)
     member.council_of_four.layout, member.council_of_four.max_coins = "BBA", 30
     assert config_from_proto(deprecated) == config_from_proto(member)
-    assert config_from_proto(member) == GameConfig(players=2, layout="BBA", max_coins=30)
+    assert config_from_proto(member) == CouncilOfFourConfig(players=2, layout="BBA", max_coins=30)
     obj = json_format.MessageToDict(member)  # the JSON names: "councilOfFour", "maxCoins"
     assert config_from_json(obj, complete=False) == config_from_proto(member)
     both = pb.GameConfig()

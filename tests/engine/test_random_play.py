@@ -20,8 +20,9 @@ import pytest
 from invariants import check_invariants, check_raw_invariants
 from positions import play_random
 
-from council.engine import GameConfig, IllegalActionError, State
-from council.engine._core import NUM_ACTIONS
+from council.engine import IllegalActionError
+from council.engine._council_of_four import NUM_ACTIONS
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 
 MAX_GAME_ACTIONS = 20_000  # random games mostly end in 300-3000 actions; a hang guard
 SAMPLE_RATE = 0.08  # share of positions where every legal action is tried on a clone
@@ -29,23 +30,23 @@ SAMPLE_RATE = 0.08  # share of positions where every legal action is tried on a 
 # (config, seeds): the three player counts on the default layout, then other layouts and the
 # rule variants of RULINGS.md.
 GAMES = [
-    *[(GameConfig(players=2), s) for s in range(16)],
-    *[(GameConfig(players=3), s) for s in range(100, 114)],
-    *[(GameConfig(players=4), s) for s in range(200, 214)],
-    (GameConfig(players=3, layout="AAA"), 300),
-    (GameConfig(players=4, layout="BBB"), 301),
-    (GameConfig(players=2, layout="BAB"), 302),
-    (GameConfig(players=3, nobility_bonus_on_pass=True), 400),
-    (GameConfig(players=4, nobility_bonus_on_pass=True, layout="ABB"), 401),
-    (GameConfig(players=4, permit_tie_all_score=False), 402),
-    (GameConfig(players=3, max_coins=13), 403),
-    (GameConfig(players=4, assistant_supply=10), 404),
-    (GameConfig(players=2, assistant_supply=12, max_coins=15, layout="AAB"), 405),
+    *[(CouncilOfFourConfig(players=2), s) for s in range(16)],
+    *[(CouncilOfFourConfig(players=3), s) for s in range(100, 114)],
+    *[(CouncilOfFourConfig(players=4), s) for s in range(200, 214)],
+    (CouncilOfFourConfig(players=3, layout="AAA"), 300),
+    (CouncilOfFourConfig(players=4, layout="BBB"), 301),
+    (CouncilOfFourConfig(players=2, layout="BAB"), 302),
+    (CouncilOfFourConfig(players=3, nobility_bonus_on_pass=True), 400),
+    (CouncilOfFourConfig(players=4, nobility_bonus_on_pass=True, layout="ABB"), 401),
+    (CouncilOfFourConfig(players=4, permit_tie_all_score=False), 402),
+    (CouncilOfFourConfig(players=3, max_coins=13), 403),
+    (CouncilOfFourConfig(players=4, assistant_supply=10), 404),
+    (CouncilOfFourConfig(players=2, assistant_supply=12, max_coins=15, layout="AAB"), 405),
 ]
 
 
 def _game_id(param) -> str:
-    if isinstance(param, GameConfig):
+    if isinstance(param, CouncilOfFourConfig):
         c = param
         parts = [f"{c.players}p", c.layout]
         if c.nobility_bonus_on_pass:
@@ -60,9 +61,9 @@ def _game_id(param) -> str:
     return f"seed{param}"
 
 
-def play(config: GameConfig, seed: int, each=None) -> tuple[State, list[int]]:
+def play(config: CouncilOfFourConfig, seed: int, each=None) -> tuple[CouncilOfFourState, list[int]]:
     """Play one random game from Python; call each(state, legal, rng) before every action."""
-    state = State.new_game(config, seed=seed)
+    state = CouncilOfFourState.new_game(config, seed=seed)
     rng = random.Random(seed)
     actions: list[int] = []
     while not state.is_terminal():
@@ -77,14 +78,14 @@ def play(config: GameConfig, seed: int, each=None) -> tuple[State, list[int]]:
     return state, actions
 
 
-def check_pickle(state: State) -> None:
+def check_pickle(state: CouncilOfFourState) -> None:
     back = pickle.loads(pickle.dumps(state))
     assert back == state, "pickle round trip changed the state"
     assert back.to_raw() == state.to_raw()
     assert back is not state
 
 
-def check_all_actions(state: State, legal: list[int], rng: random.Random) -> None:
+def check_all_actions(state: CouncilOfFourState, legal: list[int], rng: random.Random) -> None:
     """Every legal action applies to a clone; illegal ones are refused; state untouched."""
     before = state.to_raw()
     legal_set = set(legal)
@@ -110,10 +111,10 @@ def check_all_actions(state: State, legal: list[int], rng: random.Random) -> Non
 
 
 @pytest.mark.parametrize(("config", "seed"), GAMES, ids=_game_id)
-def test_random_game_keeps_invariants(config: GameConfig, seed: int) -> None:
+def test_random_game_keeps_invariants(config: CouncilOfFourConfig, seed: int) -> None:
     positions = 0
 
-    def each(state: State, legal: list[int], rng: random.Random) -> None:
+    def each(state: CouncilOfFourState, legal: list[int], rng: random.Random) -> None:
         nonlocal positions
         positions += 1
         check_invariants(state)
@@ -142,7 +143,7 @@ def test_random_game_keeps_invariants(config: GameConfig, seed: int) -> None:
     assert state.config == config
 
 
-def _json_round_trip(serialize, state: State) -> State:
+def _json_round_trip(serialize, state: CouncilOfFourState) -> CouncilOfFourState:
     data = serialize.state_to_json(state)
     if isinstance(data, (bytes, str)):
         json.loads(data)  # must be valid JSON text
@@ -163,7 +164,7 @@ def test_json_round_trip_in_random_games() -> None:
         assert hasattr(serialize, name), f"council.engine.serialize has no {name}"
     checked = 0
 
-    def each(state: State, legal: list[int], rng: random.Random) -> None:
+    def each(state: CouncilOfFourState, legal: list[int], rng: random.Random) -> None:
         nonlocal checked
         back = _json_round_trip(serialize, state)
         assert back == state, f"JSON round trip changed the state at action {state.action_count}"
@@ -174,7 +175,10 @@ def test_json_round_trip_in_random_games() -> None:
                 view = state.view(p)
                 assert _json_round_trip(serialize, view) == view, "JSON round trip of a view"
 
-    for config, seed in [(GameConfig(players=2), 11), (GameConfig(players=4, layout="BAA"), 12)]:
+    for config, seed in [
+        (CouncilOfFourConfig(players=2), 11),
+        (CouncilOfFourConfig(players=4, layout="BAA"), 12),
+    ]:
         state, _ = play(config, seed, each)
         assert _json_round_trip(serialize, state) == state
     assert checked > 300
@@ -185,8 +189,10 @@ def test_compiled_random_playout_ends_every_game(players: int) -> None:
     lengths = []
     for seed in range(40):
         layout = ["ABA", "AAA", "BBB", "BAB"][seed % 4]
-        config = GameConfig(players=players, layout=layout, nobility_bonus_on_pass=seed % 3 == 0)
-        state = State.new_game(config, seed=seed)
+        config = CouncilOfFourConfig(
+            players=players, layout=layout, nobility_bonus_on_pass=seed % 3 == 0
+        )
+        state = CouncilOfFourState.new_game(config, seed=seed)
         n = state.random_playout(seed=seed + 1)
         assert state.is_terminal(), f"random_playout left seed {seed} unfinished after {n}"
         assert state.legal_actions() == []
@@ -198,7 +204,7 @@ def test_compiled_random_playout_ends_every_game(players: int) -> None:
 
 
 def test_random_playout_from_a_mid_game_position() -> None:
-    state = State.new_game(GameConfig(players=3), seed=5)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=5)
     rng = random.Random(5)
     for _ in range(120):
         state.apply(rng.choice(state.legal_actions()))
@@ -217,7 +223,7 @@ def test_random_playout_from_a_mid_game_position() -> None:
 
 
 def test_random_playout_respects_max_actions() -> None:
-    state = State.new_game(GameConfig(players=4), seed=3)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=4), seed=3)
     assert state.random_playout(seed=1, max_actions=25) == 25
     assert not state.is_terminal()
     assert state.action_count == 25
@@ -225,18 +231,18 @@ def test_random_playout_respects_max_actions() -> None:
 
 
 def test_views_refuse_playing() -> None:
-    view = State.new_game(GameConfig(players=3), seed=2).view(1)
+    view = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=2).view(1)
     for call in (view.legal_actions, view.random_playout, lambda: view.apply(0)):
         with pytest.raises(ValueError):
             call()
 
 
 @pytest.mark.parametrize(("config", "seed"), GAMES[::5], ids=_game_id)
-def test_same_seed_and_actions_give_the_same_game(config: GameConfig, seed: int) -> None:
+def test_same_seed_and_actions_give_the_same_game(config: CouncilOfFourConfig, seed: int) -> None:
     trace = []
     final, actions = play(config, seed, lambda s, legal, rng: trace.append(s.to_raw()))
-    replay = State.new_game(config, seed=seed)
-    assert replay == State.new_game(config, seed=seed)
+    replay = CouncilOfFourState.new_game(config, seed=seed)
+    assert replay == CouncilOfFourState.new_game(config, seed=seed)
     for i, action in enumerate(actions):
         assert replay.to_raw() == trace[i], f"replay differs before action {i}"
         replay.apply(action)
@@ -245,21 +251,23 @@ def test_same_seed_and_actions_give_the_same_game(config: GameConfig, seed: int)
 
 
 def test_different_seeds_give_different_games() -> None:
-    config = GameConfig(players=4)
-    starts = [State.new_game(config, seed=s).to_raw() for s in range(20)]
+    config = CouncilOfFourConfig(players=4)
+    starts = [CouncilOfFourState.new_game(config, seed=s).to_raw() for s in range(20)]
     assert len({repr(r) for r in starts}) == 20
     # the seed is taken modulo 2**64
-    assert State.new_game(config, seed=7) == State.new_game(config, seed=7 + 2**64)
+    assert CouncilOfFourState.new_game(config, seed=7) == CouncilOfFourState.new_game(
+        config, seed=7 + 2**64
+    )
 
 
 def test_clones_are_independent() -> None:
-    config = GameConfig(players=3)
-    state = State.new_game(config, seed=21)
+    config = CouncilOfFourConfig(players=3)
+    state = CouncilOfFourState.new_game(config, seed=21)
     rng = random.Random(21)
     for _ in range(60):
         state.apply(rng.choice(state.legal_actions()))
     snapshot = state.to_raw()
-    for make in (State.clone, copy.copy, copy.deepcopy):
+    for make in (CouncilOfFourState.clone, copy.copy, copy.deepcopy):
         twin = make(state)
         assert twin == state and twin is not state
         twin.apply(twin.legal_actions()[-1])
@@ -285,8 +293,10 @@ def test_clones_are_independent() -> None:
 # -- the checker itself must catch broken states ----------------------------------------
 
 
-def _mid_game(players: int = 4, seed: int = 8, steps: int = 400) -> State:
-    return play_random(State.new_game(GameConfig(players=players), seed=seed), seed, steps)
+def _mid_game(players: int = 4, seed: int = 8, steps: int = 400) -> CouncilOfFourState:
+    return play_random(
+        CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=seed), seed, steps
+    )
 
 
 def _corruptions(raw: dict):

@@ -1,4 +1,4 @@
-"""The raw form, equality and pickling of State, all read off the C struct.
+"""The raw form, equality and pickling of CouncilOfFourState, all read off the C struct.
 
 ``STATE_DTYPE`` is derived from the struct's declaration, ``to_raw``/``from_raw`` go
 through it, ``==`` compares the structs' bytes and a pickle carries them.
@@ -13,13 +13,14 @@ import numpy as np
 import pytest
 from positions import play_random
 
-from council.engine import GameConfig, State, _core
+from council.engine import _council_of_four
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 
 
 def _positions():
     out = []
     for players, seed in ((2, 1), (3, 2), (4, 3)):
-        state = State.new_game(GameConfig(players=players), seed=seed)
+        state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=seed)
         out.append(state.clone())
         play_random(state, seed, 60)
         out.append(state.clone())
@@ -36,8 +37,8 @@ def _shape(value) -> tuple[int, ...]:
 
 
 def test_the_dtype_is_the_struct():
-    dtype = _core.STATE_DTYPE
-    raw = State.new_game(GameConfig(), seed=0).to_raw()
+    dtype = _council_of_four.STATE_DTYPE
+    raw = CouncilOfFourState.new_game(CouncilOfFourConfig(), seed=0).to_raw()
     assert list(raw) == list(dtype.names)
     offsets = [dtype.fields[name][1] for name in dtype.names]
     assert offsets == sorted(offsets) and offsets[0] == 0
@@ -63,21 +64,21 @@ def test_to_raw_gives_plain_python_values():
 
 def test_raw_round_trip():
     for state in _positions():
-        back = State.from_raw(state.to_raw())
+        back = CouncilOfFourState.from_raw(state.to_raw())
         assert back == state and back.to_raw() == state.to_raw()
         if not state.is_view:
             assert back.legal_actions() == state.legal_actions()
 
 
 def test_from_raw_wants_exactly_the_struct_members():
-    raw = State.new_game(GameConfig(), seed=0).to_raw()
+    raw = CouncilOfFourState.new_game(CouncilOfFourConfig(), seed=0).to_raw()
     missing = dict(raw)
     del missing["coins"]
     with pytest.raises(ValueError, match=r"missing fields \['coins'\]"):
-        State.from_raw(missing)
+        CouncilOfFourState.from_raw(missing)
     extra = dict(raw, hand_size=[0, 0, 0, 0])
     with pytest.raises(ValueError, match=r"unknown fields \['hand_size'\]"):
-        State.from_raw(extra)
+        CouncilOfFourState.from_raw(extra)
 
 
 @pytest.mark.parametrize(
@@ -102,23 +103,23 @@ def test_from_raw_wants_exactly_the_struct_members():
     ],
 )
 def test_from_raw_refuses_what_the_struct_cannot_hold(name, value):
-    raw = State.new_game(GameConfig(), seed=0).to_raw()
+    raw = CouncilOfFourState.new_game(CouncilOfFourConfig(), seed=0).to_raw()
     raw[name] = value
     with pytest.raises((ValueError, TypeError, OverflowError), match=name):
-        State.from_raw(raw)
+        CouncilOfFourState.from_raw(raw)
 
 
 def test_from_raw_takes_the_full_range_of_each_member():
-    raw = State.new_game(GameConfig(), seed=0).to_raw()
+    raw = CouncilOfFourState.new_game(CouncilOfFourConfig(), seed=0).to_raw()
     raw.update(rng=2**64 - 1, neutral=0xFFFF, turn=-(2**31), n_players=-128, current=127)
-    assert State.from_raw(raw).to_raw() == raw
+    assert CouncilOfFourState.from_raw(raw).to_raw() == raw
 
 
 def test_equality_sees_every_member():
-    state = State.new_game(GameConfig(players=3), seed=4)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=4)
     play_random(state, 4, 40)
     raw = state.to_raw()
-    assert State.from_raw(raw) == state
+    assert CouncilOfFourState.from_raw(raw) == state
     for name in raw:
         changed = copy.deepcopy(raw)
         value = changed[name]
@@ -129,12 +130,12 @@ def test_equality_sees_every_member():
             inner[-1] = inner[-1] + 1 if inner[-1] < 100 else inner[-1] - 1
         else:
             changed[name] = value + 1 if value < 100 else value - 1
-        other = State.from_raw(changed)
+        other = CouncilOfFourState.from_raw(changed)
         assert (other == state) is False and other != state, name
 
 
 def test_equality_with_other_types():
-    state = State.new_game(GameConfig(), seed=0)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(), seed=0)
     assert state != "state" and state != state.to_raw()
     assert state.__eq__(0) is NotImplemented
     with pytest.raises(TypeError):
@@ -147,14 +148,16 @@ def test_pickle_carries_the_struct_bytes():
         back = pickle.loads(data)
         assert back == state and back.to_raw() == state.to_raw()
         assert copy.deepcopy(state) == state and copy.copy(state) == state
-    function, args = State.new_game(GameConfig(), seed=0).__reduce__()
-    assert function is _core._state_from_struct
+    function, args = CouncilOfFourState.new_game(CouncilOfFourConfig(), seed=0).__reduce__()
+    assert function is _council_of_four._state_from_struct
     layout, data = args
-    assert isinstance(data, bytes) and len(data) == _core.STATE_DTYPE.itemsize
+    assert isinstance(data, bytes) and len(data) == _council_of_four.STATE_DTYPE.itemsize
 
 
 def test_a_pickle_of_another_layout_is_refused():
-    function, (layout, data) = State.new_game(GameConfig(), seed=0).__reduce__()
+    function, (layout, data) = CouncilOfFourState.new_game(
+        CouncilOfFourConfig(), seed=0
+    ).__reduce__()
     with pytest.raises(ValueError, match="layout"):
         function(layout + "x", data)
     with pytest.raises(ValueError, match="layout"):

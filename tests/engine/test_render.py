@@ -1,4 +1,5 @@
-"""The readable board summary (council.engine.render, State.__str__)."""
+"""The readable board summary (council.engine.render_council_of_four,
+CouncilOfFourState.__str__)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import random
 import pytest
 from positions import play_random
 
-from council.engine import GameConfig, State, board
-from council.engine.render import render_state
+from council.engine import council_of_four_board as board
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.render_council_of_four import render_state
 
 COLOURS = board.COUNCILLOR_COLOURS
 
@@ -29,7 +31,7 @@ def _tile_text(t):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_new_game(players):
-    s = State.new_game(GameConfig(players=players), seed=5)
+    s = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=5)
     raw = s.to_raw()
     text = render_state(s)
     assert str(s) == text
@@ -83,7 +85,9 @@ def test_new_game(players):
 
 
 def test_view_hides_other_hands():
-    s = play_random(State.new_game(GameConfig(players=3), seed=8), seed=8, steps=40)
+    s = play_random(
+        CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=8), seed=8, steps=40
+    )
     raw = s.to_raw()
     v = s.view(1)
     text = render_state(v)
@@ -104,7 +108,7 @@ def test_view_hides_other_hands():
 
 
 def test_after_actions_players_and_pending_decision():
-    s = State.new_game(GameConfig(players=4), seed=21)
+    s = CouncilOfFourState.new_game(CouncilOfFourConfig(players=4), seed=21)
     rng = random.Random(21)
     seen_pay = False
     for _ in range(300):
@@ -143,7 +147,7 @@ def test_after_actions_players_and_pending_decision():
 
 
 def test_known_tiles_under_the_deck():
-    s = State.new_game(GameConfig(players=3), seed=2)
+    s = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=2)
     raw = s.to_raw()
     first = list(raw["face_up"][2])
     s.apply(184)  # change mountains (quick action, 1 assistant)
@@ -155,7 +159,7 @@ def test_known_tiles_under_the_deck():
 
 
 def test_finished_game():
-    s = State.new_game(GameConfig(players=3), seed=4)
+    s = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=4)
     s.random_playout(seed=4)
     assert s.is_terminal()
     raw = s.to_raw()
@@ -193,7 +197,7 @@ def test_finished_game():
 def test_provisional_vp_shows_track_and_tiles():
     # Play until someone holds a bonus tile before the end; scores() adds its VP.
     for seed in range(40):
-        s = State.new_game(GameConfig(players=2), seed=seed)
+        s = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=seed)
         rng = random.Random(seed)
         while not s.is_terminal():
             raw = s.to_raw()

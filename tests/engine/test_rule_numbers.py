@@ -8,8 +8,10 @@ import copy
 import pytest
 from positions import END_TURN, T_VP1, Pos, acquire, build_king, city, elect, of_kind, pay, play
 
-from council.engine import GameConfig, State, _core, board
-from council.engine.actions import Action, describe
+from council.engine import _council_of_four
+from council.engine import council_of_four_board as board
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.council_of_four_actions import Action, describe
 
 ENGAGE = Action.from_text("engage").id
 EXTRA_MAIN = Action.from_text("extra-main").id
@@ -22,18 +24,18 @@ def rules():
     numbers = copy.deepcopy(board.RULE_NUMBERS)
 
     def load():
-        _core._fill_rule_numbers(numbers)
+        _council_of_four._fill_rule_numbers(numbers)
         return numbers
 
     try:
         yield numbers, load
     finally:
-        _core._fill_rule_numbers(board.RULE_NUMBERS)
-    assert _core.rule_numbers() == board.RULE_NUMBERS
+        _council_of_four._fill_rule_numbers(board.RULE_NUMBERS)
+    assert _council_of_four.rule_numbers() == board.RULE_NUMBERS
 
 
 def test_the_core_plays_by_the_board_numbers():
-    assert _core.rule_numbers() == board.RULE_NUMBERS
+    assert _council_of_four.rule_numbers() == board.RULE_NUMBERS
 
 
 def _leaves(value, path=()):
@@ -68,10 +70,10 @@ def test_every_rule_number_is_read_by_the_core(rules):
         numbers.clear()
         numbers.update(changed)
         load()
-        assert _core.rule_numbers() == changed, path
+        assert _council_of_four.rule_numbers() == changed, path
 
 
-def _turn_state() -> State:
+def _turn_state() -> CouncilOfFourState:
     return Pos(players=3).known_councils().coins(0, 10).assistants(0, 3).state()
 
 
@@ -154,7 +156,7 @@ def test_politics_cards_councillors_and_start_hand(rules):
     numbers["councillors_per_colour"] = 5
     numbers["start"]["hand"] = 4
     load()
-    s = State.new_game(GameConfig(players=3), seed=2)
+    s = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=2)
     r = s.to_raw()
     assert r["hand_n"][:3] == [5, 4, 4]  # seat 0 has drawn for its turn
     assert sum(r["politics_deck"]) == r["politics_deck_n"] == 6 * 15 + 3 - 13
@@ -169,9 +171,9 @@ def test_politics_cards_councillors_and_start_hand(rules):
 def test_a_turn_with_the_board_numbers_is_unchanged(rules):
     # Loading the board's numbers again changes nothing: the same game as before.
     _, load = rules
-    before = State.new_game(GameConfig(players=2), seed=9)
+    before = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=9)
     play(before, before.legal_actions()[1], END_TURN)
     load()
-    after = State.new_game(GameConfig(players=2), seed=9)
+    after = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=9)
     play(after, after.legal_actions()[1], END_TURN)
     assert after == before

@@ -32,8 +32,8 @@ from positions import (
 )
 
 from council.engine import IllegalActionError
-from council.engine import board as B
-from council.engine._core import PAYMENTS
+from council.engine import council_of_four_board as B
+from council.engine._council_of_four import PAYMENTS
 
 W, K, OR, P, U, C, J = range(7)  # white black orange pink purple cyan joker
 COAST, HILLS, MOUNTAINS = 0, 1, 2

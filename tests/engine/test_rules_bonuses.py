@@ -37,8 +37,8 @@ from positions import (
     tile,
 )
 
-from council.engine import board as B
-from council.engine._core import Decision
+from council.engine import council_of_four_board as B
+from council.engine._council_of_four import Decision
 
 COAST, HILLS, MOUNTAINS = 0, 1, 2
 TILE_A = tile("A")  # Arkon; 4 VP + 3 coins

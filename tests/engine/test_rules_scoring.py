@@ -23,7 +23,7 @@ from positions import (
 )
 
 from council.engine import IllegalActionError
-from council.engine import board as B
+from council.engine import council_of_four_board as B
 
 COAST_T, HILLS_T, MOUNT_T, GOLD_T, SILVER_T, BRONZE_T, IRON_T = range(7)
 ALL_BONUS = 0b1111111

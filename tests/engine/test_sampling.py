@@ -15,16 +15,16 @@ import random
 import pytest
 from invariants import CARDS_PER_KIND, check_invariants
 
-from council.engine import GameConfig, State
-from council.engine._core import ACTION_OFFSETS
+from council.engine._council_of_four import ACTION_OFFSETS
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 
 END_TURN = ACTION_OFFSETS["end_turn"]
 CHANGE = ACTION_OFFSETS["change"]
 
 
-def game_positions(config: GameConfig, seed: int, every: int) -> list[State]:
+def game_positions(config: CouncilOfFourConfig, seed: int, every: int) -> list[CouncilOfFourState]:
     """Copies of the positions of one random game, every `every` actions, and the end."""
-    state = State.new_game(config, seed=seed)
+    state = CouncilOfFourState.new_game(config, seed=seed)
     rng = random.Random(seed)
     out = [state.clone()]
     while not state.is_terminal():
@@ -35,10 +35,10 @@ def game_positions(config: GameConfig, seed: int, every: int) -> list[State]:
     return out
 
 
-def find_position(config: GameConfig, seed: int, accept) -> State:
+def find_position(config: CouncilOfFourConfig, seed: int, accept) -> CouncilOfFourState:
     """The first position of a random game (or the next seeds') for which accept(raw)."""
     for s in range(seed, seed + 50):
-        state = State.new_game(config, seed=s)
+        state = CouncilOfFourState.new_game(config, seed=s)
         rng = random.Random(s)
         while not state.is_terminal():
             if accept(state.to_raw()):
@@ -48,14 +48,14 @@ def find_position(config: GameConfig, seed: int, accept) -> State:
 
 
 POSITIONS = [
-    *game_positions(GameConfig(players=2), 1, 60),
-    *game_positions(GameConfig(players=3, layout="BBA"), 2, 80),
-    *game_positions(GameConfig(players=4), 3, 120),
-    *game_positions(GameConfig(players=4, nobility_bonus_on_pass=True), 4, 150),
+    *game_positions(CouncilOfFourConfig(players=2), 1, 60),
+    *game_positions(CouncilOfFourConfig(players=3, layout="BBA"), 2, 80),
+    *game_positions(CouncilOfFourConfig(players=4), 3, 120),
+    *game_positions(CouncilOfFourConfig(players=4, nobility_bonus_on_pass=True), 4, 150),
 ]
 
 
-def _pos_id(state: State) -> str:
+def _pos_id(state: CouncilOfFourState) -> str:
     return f"{state.n_players}p-a{state.action_count}"
 
 
@@ -65,7 +65,7 @@ def unseen_counts(view_raw: dict) -> list[int]:
 
 
 @pytest.mark.parametrize("state", POSITIONS, ids=_pos_id)
-def test_determinization_is_consistent_with_the_view(state: State) -> None:
+def test_determinization_is_consistent_with_the_view(state: CouncilOfFourState) -> None:
     truth = state.to_raw()
     for p in range(state.n_players):
         view = state.view(p)
@@ -95,7 +95,7 @@ def test_determinization_is_consistent_with_the_view(state: State) -> None:
 
 
 @pytest.mark.parametrize("state", POSITIONS[::3], ids=_pos_id)
-def test_determinizations_play_to_the_end(state: State) -> None:
+def test_determinizations_play_to_the_end(state: CouncilOfFourState) -> None:
     for p in range(state.n_players):
         det = state.view(p).determinize(1000 + p)
         rng = random.Random(p)
@@ -111,7 +111,7 @@ def test_determinizations_play_to_the_end(state: State) -> None:
 
 
 @pytest.mark.parametrize("state", POSITIONS[1::4], ids=_pos_id)
-def test_determinize_is_a_function_of_view_and_seed(state: State) -> None:
+def test_determinize_is_a_function_of_view_and_seed(state: CouncilOfFourState) -> None:
     for p in range(state.n_players):
         view = state.view(p)
         assert view.determinize(42) == view.determinize(42), "same seed, different samples"
@@ -132,7 +132,7 @@ def test_determinize_is_a_function_of_view_and_seed(state: State) -> None:
             assert len(samples) > 1, "different seeds never change the hidden hands"
 
 
-def _deal_is_free(view: State) -> bool:
+def _deal_is_free(view: CouncilOfFourState) -> bool:
     """Whether the hidden cards can be dealt in more than one way."""
     raw = view.to_raw()
     sizes = [raw["hand_n"][q] for q in range(view.n_players) if q != raw["viewer"]]
@@ -140,7 +140,9 @@ def _deal_is_free(view: State) -> bool:
     return sum(1 for n in sizes if n) >= 2 and sum(1 for n in unseen_counts(raw) if n) >= 2
 
 
-def _shuffle_hidden(state: State, viewer: int, rng: random.Random) -> State:
+def _shuffle_hidden(
+    state: CouncilOfFourState, viewer: int, rng: random.Random
+) -> CouncilOfFourState:
     """Another true state with the same view: hidden cards moved, unknown permits reordered."""
     raw = state.to_raw()
     hidden = [q for q in range(state.n_players) if q != viewer]
@@ -160,12 +162,12 @@ def _shuffle_hidden(state: State, viewer: int, rng: random.Random) -> State:
         part = raw["permit_deck"][r][:unknown]
         rng.shuffle(part)
         raw["permit_deck"][r][:unknown] = part
-    return State.from_raw(raw)
+    return CouncilOfFourState.from_raw(raw)
 
 
 def test_hidden_information_does_not_reach_the_view() -> None:
     state = find_position(
-        GameConfig(players=4),
+        CouncilOfFourConfig(players=4),
         50,
         lambda r: min(r["hand_n"][:4]) >= 3 and min(r["deck_n"]) >= 5 and r["turn"] > 8,
     )
@@ -187,7 +189,7 @@ def test_hidden_information_does_not_reach_the_view() -> None:
 def test_known_bottom_of_a_permit_deck_survives_the_view() -> None:
     # a position after "change permit tiles": the tiles put under are public, in order
     state = find_position(
-        GameConfig(players=3),
+        CouncilOfFourConfig(players=3),
         60,
         lambda r: any(
             r["deck_known"][i] >= 2 and r["deck_n"][i] - r["deck_known"][i] >= 3 for i in range(3)
@@ -210,7 +212,7 @@ def test_known_bottom_of_a_permit_deck_survives_the_view() -> None:
 
 
 def test_view_and_determinize_refuse_wrong_input() -> None:
-    state = State.new_game(GameConfig(players=3), seed=4)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=4)
     with pytest.raises(ValueError):
         state.determinize(1)  # a full state is not a view
     with pytest.raises(ValueError):
@@ -221,7 +223,7 @@ def test_view_and_determinize_refuse_wrong_input() -> None:
         state.view(0).view(1)  # a view cannot become another seat's view
 
 
-def _drawn_by_end_turn(det: State) -> tuple[int, int]:
+def _drawn_by_end_turn(det: CouncilOfFourState) -> tuple[int, int]:
     """(next seat, kind of the card it draws) when the current player ends the turn."""
     before = det.to_raw()
     det.apply(END_TURN)
@@ -234,7 +236,7 @@ def _drawn_by_end_turn(det: State) -> tuple[int, int]:
 
 def test_deck_order_is_hidden_different_seeds_draw_differently() -> None:
     state = find_position(
-        GameConfig(players=3),
+        CouncilOfFourConfig(players=3),
         70,
         lambda r: (
             r["pending_n"] == 0
@@ -254,7 +256,7 @@ def test_deck_order_is_hidden_different_seeds_draw_differently() -> None:
     assert len(drawn) >= 3, f"24 samples drew only card kinds {drawn}: the deck order leaks"
     # the same for the face-down permit tiles drawn by "change permit tiles"
     state = find_position(
-        GameConfig(players=3),
+        CouncilOfFourConfig(players=3),
         80,
         lambda r: (
             r["pending_n"] == 0
@@ -278,7 +280,7 @@ def test_deck_order_is_hidden_different_seeds_draw_differently() -> None:
     assert len(faces) >= 5, f"24 samples drew only {faces}: the permit deck order leaks"
 
 
-def _uniform_deal_z_scores(view: State, n_samples: int, seed: int) -> dict:
+def _uniform_deal_z_scores(view: CouncilOfFourState, n_samples: int, seed: int) -> dict:
     """z-score of the total count of each (hidden place, card kind) over n_samples draws."""
     vraw = view.to_raw()
     v = vraw["viewer"]
@@ -323,7 +325,7 @@ def test_unseen_cards_are_dealt_uniformly(players: int, seed: int, early: bool) 
         # late: small deck (reshuffles happened or soon), opponents of different hand sizes
         return r["politics_deck_n"] < 25 and len(set(sizes)) == len(sizes) and min(sizes) >= 2
 
-    state = find_position(GameConfig(players=players), seed, accept)
+    state = find_position(CouncilOfFourConfig(players=players), seed, accept)
     view = state.view(0)
     z = _uniform_deal_z_scores(view, n_samples=10_000, seed=seed * 1000)
     worst = max(z, key=lambda key: abs(z[key]))
@@ -338,7 +340,7 @@ def test_unseen_cards_are_dealt_uniformly(players: int, seed: int, early: bool) 
 def test_uniform_deal_check_detects_a_biased_deal() -> None:
     """The statistic above must fail for a deal that sends every joker to one opponent."""
     state = find_position(
-        GameConfig(players=4), 94, lambda r: r["turn"] >= 3 and min(r["hand_n"][1:4]) >= 5
+        CouncilOfFourConfig(players=4), 94, lambda r: r["turn"] >= 3 and min(r["hand_n"][1:4]) >= 5
     )
     view = state.view(0)
     vraw = view.to_raw()
@@ -364,7 +366,7 @@ def test_uniform_deal_check_detects_a_biased_deal() -> None:
                     hand[cards.pop(0)] += 1
                 raw["hand"][q] = hand
             raw["politics_deck"] = [cards.count(k) for k in range(7)]
-            return State.from_raw(raw)
+            return CouncilOfFourState.from_raw(raw)
 
     z = _uniform_deal_z_scores(Biased(), n_samples=300, seed=1)
     assert max(abs(val) for val in z.values()) > 5.0

@@ -11,10 +11,10 @@ from functools import cache
 import pytest
 from positions import find_position, play_random
 
-from council.engine import GameConfig, State
-from council.engine.board import PERMIT_TILES, city_index
+from council.engine._council_of_four_document import FORMAT
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.council_of_four_board import PERMIT_TILES, city_index
 from council.engine.serialize import (
-    FORMAT,
     StateValidationError,
     config_from_json,
     dumps,
@@ -24,14 +24,14 @@ from council.engine.serialize import (
 )
 
 
-def _play(state: State, seed: int, actions: int) -> State:
+def _play(state: CouncilOfFourState, seed: int, actions: int) -> CouncilOfFourState:
     """Play up to `actions` uniformly random legal actions (Python RNG) on a copy."""
     return play_random(state.clone(), seed, actions)
 
 
-def _game_positions(config: GameConfig, seed: int, every: int) -> list[State]:
+def _game_positions(config: CouncilOfFourConfig, seed: int, every: int) -> list[CouncilOfFourState]:
     """Every `every`-th position of a seeded random game, and its final position."""
-    s = State.new_game(config, seed=seed)
+    s = CouncilOfFourState.new_game(config, seed=seed)
     rng = random.Random(seed)
     out = []
     k = 0
@@ -45,15 +45,19 @@ def _game_positions(config: GameConfig, seed: int, every: int) -> list[State]:
 
 
 @cache
-def _base(name: str) -> State:
+def _base(name: str) -> CouncilOfFourState:
     if name == "mid3":  # a 3-player game in progress
-        return _play(State.new_game(GameConfig(players=3), seed=7), 7, 60)
+        return _play(CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=7), 7, 60)
     if name == "two":  # 2 players: neutral emporiums
-        return _play(State.new_game(GameConfig(players=2), seed=15), 15, 40)
+        return _play(CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=15), 15, 40)
     if name == "pay":  # a permit payment is pending
-        return find_position(GameConfig(players=3), 3, lambda s: s.decision()[0] == "pay_permit")
+        return find_position(
+            CouncilOfFourConfig(players=3), 3, lambda s: s.decision()[0] == "pay_permit"
+        )
     if name == "over":  # a finished 4-player game
-        return _play(State.new_game(GameConfig(players=4), seed=2), 2, 100_000)
+        return _play(
+            CouncilOfFourState.new_game(CouncilOfFourConfig(players=4), seed=2), 2, 100_000
+        )
     if name == "view":  # seat 1's view of mid3
         return _base("mid3").view(1)
     raise KeyError(name)
@@ -67,10 +71,10 @@ def _json(name: str) -> dict:
 # Round trips.
 
 CONFIGS = [
-    GameConfig(players=2),
-    GameConfig(players=3, layout="BBB", assistant_supply=48),
-    GameConfig(players=4, layout="AAB", max_coins=30, permit_tie_all_score=False),
-    GameConfig(players=3, layout="BAA", nobility_bonus_on_pass=True),
+    CouncilOfFourConfig(players=2),
+    CouncilOfFourConfig(players=3, layout="BBB", assistant_supply=48),
+    CouncilOfFourConfig(players=4, layout="AAB", max_coins=30, permit_tie_all_score=False),
+    CouncilOfFourConfig(players=3, layout="BAA", nobility_bonus_on_pass=True),
 ]
 
 
@@ -99,9 +103,9 @@ def test_pickle_round_trip(name):
 
 
 def test_core_raw_form_keeps_every_array_entry():
-    # The mapping relies on State.to_raw giving every array entry as an int (a struct
+    # The mapping relies on CouncilOfFourState.to_raw giving every array entry as an int (a struct
     # array of int8_t must not come back as NUL-terminated bytes).
-    r = State.new_game(GameConfig(players=3), seed=1).to_raw()
+    r = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=1).to_raw()
     assert isinstance(r["city_token"], list) and len(r["city_token"]) == 15
     assert sorted(r["city_token"]) == [-1, *range(14)]
     assert [len(row) for row in r["balcony"]] == [4, 4, 4, 4]
@@ -121,13 +125,13 @@ def test_core_pending_queue_leaves_no_stale_entries():
 
 
 def test_json_fields_of_a_known_position():
-    s = State.new_game(GameConfig(players=2), seed=1)
+    s = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
     obj = state_to_json(s)
     # A full state has no viewer: absent fields are absent, not null (the protobuf JSON
     # mapping writes neither).
     assert list(obj) == ["format", "config", "rng", "board", "players", "turn"]
     assert obj["format"] == FORMAT
-    assert obj["config"] == GameConfig(players=2).to_dict()
+    assert obj["config"] == CouncilOfFourConfig(players=2).to_dict()
     assert obj["rng"] == str(s.to_raw()["rng"])
     board = obj["board"]
     assert board["king_city"] == "Juvelar"
@@ -186,7 +190,7 @@ def test_pending_decisions_in_json():
     assert set(entry["permit"]) == {"region", "slot"}
     slot = f"slot{entry['permit']['slot']}"
     assert slot in obj["board"]["face_up"][entry["permit"]["region"]]
-    king = find_position(GameConfig(players=2), 4, lambda s: s.decision()[0] == "pay_king")
+    king = find_position(CouncilOfFourConfig(players=2), 4, lambda s: s.decision()[0] == "pay_king")
     obj = state_to_json(king)
     (entry,) = obj["turn"]["pending"]
     assert list(entry) == ["kind", "city"] and entry["kind"] == "pay_king"
@@ -609,9 +613,9 @@ def test_root_errors():
 
 
 def test_config_from_json():
-    cfg = config_from_json(GameConfig(players=3, layout="BBA", max_coins=25).to_dict())
-    assert cfg == GameConfig(players=3, layout="BBA", max_coins=25)
-    assert config_from_json({"players": 2}, complete=False) == GameConfig(players=2)
+    cfg = config_from_json(CouncilOfFourConfig(players=3, layout="BBA", max_coins=25).to_dict())
+    assert cfg == CouncilOfFourConfig(players=3, layout="BBA", max_coins=25)
+    assert config_from_json({"players": 2}, complete=False) == CouncilOfFourConfig(players=2)
     with pytest.raises(StateValidationError) as info:
         config_from_json({"players": 2})
     assert [f for f, _ in info.value.violations] == [

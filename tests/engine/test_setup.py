@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 from positions import END_TURN, T_VP1, Pos, build_permit, play, tile
 
-from council.engine import GameConfig, State
-from council.engine import board as B
+from council.engine import council_of_four_board as B
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 
 
 def new(players=4, layout="ABA", seed=0, **kw) -> dict:
-    return State.new_game(GameConfig(players=players, layout=layout, **kw), seed).to_raw()
+    return CouncilOfFourState.new_game(
+        CouncilOfFourConfig(players=players, layout=layout, **kw), seed
+    ).to_raw()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -62,13 +64,13 @@ def test_every_layout_sets_up(layout):
             deck = r["permit_deck"][reg][:13]
             assert sorted(deck + shown) == list(range(reg * 15, reg * 15 + 15))
             assert r["permit_deck"][reg][13:] == [-1, -1]
-        s = State.new_game(GameConfig(players=players, layout=layout), 3)
+        s = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players, layout=layout), 3)
         assert s.config.layout == layout
 
 
 def test_king_city_default_layout_is_juvelar_and_hills_a_is_graden():
     assert new()["king_city"] == B.city_index("Juvelar")
-    assert GameConfig().layout == "ABA"
+    assert CouncilOfFourConfig().layout == "ABA"
     assert new(layout="AAA")["king_city"] == B.city_index("Graden")
     assert new(layout="BAB")["king_city"] == B.city_index("Graden")
     assert new(layout="BBB")["king_city"] == B.city_index("Juvelar")
@@ -83,10 +85,10 @@ def test_tokens_are_shuffled_between_seeds():
 
 def test_seeds_are_reproducible():
     for players in (2, 3, 4):
-        a = State.new_game(GameConfig(players=players), 1234)
-        b = State.new_game(GameConfig(players=players), 1234)
+        a = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), 1234)
+        b = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), 1234)
         assert a == b and a.to_raw() == b.to_raw()
-        c = State.new_game(GameConfig(players=players), 1235)
+        c = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), 1235)
         assert a != c
         # Same seed, same actions -> same states (chance is carried in the state).
         for _ in range(30):
@@ -150,5 +152,5 @@ def test_two_player_neutral_emporium_costs_an_assistant():
 
 
 def test_first_turn_needs_a_main_action():
-    s = State.new_game(GameConfig(), 0)
+    s = CouncilOfFourState.new_game(CouncilOfFourConfig(), 0)
     assert END_TURN not in s.legal_actions()

@@ -1,4 +1,5 @@
-"""council.engine._status.problems: the compiled consistency query over a loaded position.
+"""council.engine._council_of_four_status.problems: the compiled consistency query over a loaded
+position.
 
 Positions come from seeded random play; an inconsistency is made by editing the state's raw
 struct dict (``to_raw`` / ``from_raw``), and ``problems()`` must report exactly the
@@ -15,27 +16,37 @@ from functools import cache
 import pytest
 from positions import find_position, play_random, set_bits
 
-from council.engine import Decision, GameConfig, State
-from council.engine import board as B
-from council.engine._status import problems
+from council.engine import council_of_four_board as B
+from council.engine._council_of_four_status import problems
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState, Decision
 
 KING_ORDER = list(B.KING_REWARD_TILES)
 
 
 @cache
-def _base(name: str) -> State:
+def _base(name: str) -> CouncilOfFourState:
     if name == "mid3":  # a 3-player game in progress, no decision pending
-        s = play_random(State.new_game(GameConfig(players=3), seed=64), 64, 60)
+        s = play_random(
+            CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=64), 64, 60
+        )
         assert s.decision()[0] == "turn"
         return s
     if name == "mid4":
-        return play_random(State.new_game(GameConfig(players=4), seed=4), 4, 80)
+        return play_random(
+            CouncilOfFourState.new_game(CouncilOfFourConfig(players=4), seed=4), 4, 80
+        )
     if name == "two":  # 2 players: neutral emporiums
-        return play_random(State.new_game(GameConfig(players=2), seed=15), 15, 40)
+        return play_random(
+            CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=15), 15, 40
+        )
     if name == "pay":  # a permit payment is pending
-        return find_position(GameConfig(players=3), 0, lambda s: s.decision()[0] == "pay_permit")
+        return find_position(
+            CouncilOfFourConfig(players=3), 0, lambda s: s.decision()[0] == "pay_permit"
+        )
     if name == "over":  # a finished 4-player game
-        s = play_random(State.new_game(GameConfig(players=4), seed=5), 5, 100_000)
+        s = play_random(
+            CouncilOfFourState.new_game(CouncilOfFourConfig(players=4), seed=5), 5, 100_000
+        )
         assert s.is_terminal()
         return s
     if name == "view":  # seat 1's view of mid3
@@ -578,7 +589,7 @@ def no_legal_action(r):
 
 def no_legal_action_in_own_view(r):
     _stuck(r)
-    v = State.from_raw(r).view(r["current"]).to_raw()
+    v = CouncilOfFourState.from_raw(r).view(r["current"]).to_raw()
     r.clear()
     r.update(v)
     return [("turn.pending[0]", "the player to act has no legal action in this position")]
@@ -587,7 +598,7 @@ def no_legal_action_in_own_view(r):
 def no_legal_action_unseen_in_other_view(r):
     # Another seat's view does not know the hand of the player to act: nothing to check.
     _stuck(r)
-    v = State.from_raw(r).view((r["current"] + 1) % r["n_players"]).to_raw()
+    v = CouncilOfFourState.from_raw(r).view((r["current"] + 1) % r["n_players"]).to_raw()
     r.clear()
     r.update(v)
     return []
@@ -644,10 +655,10 @@ CASES = [
 IDS = [f.__name__ for _, f in CASES]
 
 
-def _case(base: str, mutate) -> tuple[State, list[tuple[str, str]]]:
+def _case(base: str, mutate) -> tuple[CouncilOfFourState, list[tuple[str, str]]]:
     r = _raw(base)
     expected = mutate(r)
-    return State.from_raw(r), expected
+    return CouncilOfFourState.from_raw(r), expected
 
 
 @pytest.mark.parametrize("base,mutate", CASES, ids=IDS)
@@ -669,11 +680,11 @@ def test_cases_cover_the_check_families():
 # -- consistent positions ------------------------------------------------------------------
 
 CONFIGS = [
-    GameConfig(players=2),
-    GameConfig(players=3, layout="BBB", assistant_supply=48),
-    GameConfig(players=4, layout="AAB", max_coins=30, permit_tie_all_score=False),
-    GameConfig(players=3, layout="BAA", nobility_bonus_on_pass=True),
-    GameConfig(players=4, assistant_supply=40),
+    CouncilOfFourConfig(players=2),
+    CouncilOfFourConfig(players=3, layout="BBB", assistant_supply=48),
+    CouncilOfFourConfig(players=4, layout="AAB", max_coins=30, permit_tie_all_score=False),
+    CouncilOfFourConfig(players=3, layout="BAA", nobility_bonus_on_pass=True),
+    CouncilOfFourConfig(players=4, assistant_supply=40),
 ]
 
 
@@ -681,7 +692,7 @@ CONFIGS = [
 def test_positions_of_random_games_have_no_problem(config):
     checked = 0
     for seed in (1, 2):
-        s = State.new_game(config, seed=seed)
+        s = CouncilOfFourState.new_game(config, seed=seed)
         rng = random.Random(seed)
         k = 0
         while True:
@@ -707,7 +718,7 @@ def test_problems_leaves_the_state_unchanged():
 # -- differential: the former Python checker -----------------------------------------------
 
 
-def _reference(state: State, expected: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def _reference(state: CouncilOfFourState, expected: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The former JSON reader's consistency problems for `state`, with today's paths; the
     explicit expected list once that reader (serialize._Reader) is gone."""
     try:

@@ -1,4 +1,5 @@
-"""The board as SVG (council.engine.svg): what the picture shows is what the state holds.
+"""The board as SVG (council.engine.council_of_four_svg): what the picture shows is what the state
+holds.
 
 Each test reads the SVG back as XML and checks its pieces by their ids and classes (the
 ones a web page attaches clicks to): cities, roads, emporiums, the king, the balconies,
@@ -15,9 +16,9 @@ from pathlib import Path
 import pytest
 from positions import find_position, play_random, set_bits
 
-from council.engine import GameConfig, State
-from council.engine import board as B
-from council.engine.svg import PLAYER_SHAPES, render_svg, svg_to_png
+from council.engine import council_of_four_board as B
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.council_of_four_svg import PLAYER_SHAPES, render_svg, svg_to_png
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "board-example.svg"
@@ -25,7 +26,7 @@ NS = "{http://www.w3.org/2000/svg}"
 BALCONIES = ("coast", "hills", "mountains", "king")
 
 
-def _parse(state: State) -> ET.Element:
+def _parse(state: CouncilOfFourState) -> ET.Element:
     return ET.fromstring(render_svg(state))
 
 
@@ -45,12 +46,16 @@ def _texts(e: ET.Element) -> list[str]:
     return [t.text or "" for t in e.iter(NS + "text")]
 
 
-def _mid_game(players: int, layout: str = "ABA", seed: int = 3, steps: int = 400) -> State:
-    state = State.new_game(GameConfig(players=players, layout=layout), seed=seed)
+def _mid_game(
+    players: int, layout: str = "ABA", seed: int = 3, steps: int = 400
+) -> CouncilOfFourState:
+    state = CouncilOfFourState.new_game(
+        CouncilOfFourConfig(players=players, layout=layout), seed=seed
+    )
     return play_random(state, seed, steps)
 
 
-def _check_matches_state(state: State) -> None:
+def _check_matches_state(state: CouncilOfFourState) -> None:
     """Every check of the picture against `state` at once."""
     raw = state.to_raw()
     root = _parse(state)
@@ -157,7 +162,9 @@ def _check_matches_state(state: State) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_opening_matches_the_state(players):
-    _check_matches_state(State.new_game(GameConfig(players=players), seed=players))
+    _check_matches_state(
+        CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=players)
+    )
 
 
 @pytest.mark.parametrize("code", B.LAYOUT_CODES)
@@ -174,7 +181,7 @@ def test_every_layout_renders(code):
 def test_positions_through_a_game(players):
     # Emporiums, permits, taken tiles, pending decisions, empty slots: a seeded random game
     # checked every 60 actions, to its end.
-    state = State.new_game(GameConfig(players=players), seed=10 + players)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=10 + players)
     rng = random.Random(players)
     step = 0
     while not state.is_terminal():
@@ -191,7 +198,9 @@ def test_positions_through_a_game(players):
 
 
 def test_an_empty_face_up_slot():
-    state = find_position(GameConfig(players=2), 4, lambda s: -1 in sum(s.to_raw()["face_up"], []))
+    state = find_position(
+        CouncilOfFourConfig(players=2), 4, lambda s: -1 in sum(s.to_raw()["face_up"], [])
+    )
     _check_matches_state(state)
 
 
@@ -216,12 +225,14 @@ def test_a_view_hides_the_other_hands():
 def test_docs_example_is_current():
     # docs/board-example.svg: `council-ai new-game --seed 7 --view 0 | council-ai render -
     # -o docs/board-example.svg` (the default opening, 4 players, seat 0's view).
-    state = State.new_game(GameConfig(), seed=7).view(0)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(), seed=7).view(0)
     assert EXAMPLE.read_text() == render_svg(state), "regenerate docs/board-example.svg"
 
 
 def test_png():
-    png = svg_to_png(render_svg(State.new_game(GameConfig(players=2), seed=1)), scale=0.5)
+    png = svg_to_png(
+        render_svg(CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)), scale=0.5
+    )
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
     assert width == 680 and 500 < height < 600

@@ -4,9 +4,9 @@ pick of each round of this hand, public once the round's picks are revealed; in 
 
 from __future__ import annotations
 
-from council.engine import TheCouncilState
 from council.engine._the_council import CARD_NAMES, DRAFT_ROUNDS
 from council.engine.serialize import state_from_proto, state_to_proto
+from council.engine.the_council import TheCouncilState
 
 
 def play_rounds(state: TheCouncilState, rounds: int) -> list[list[int]]:

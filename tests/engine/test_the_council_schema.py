@@ -11,8 +11,8 @@ import pytest
 from council_positions import random_positions
 from google.protobuf import json_format
 
-from council.engine import GameConfig, State, TheCouncilConfig, TheCouncilState
 from council.engine._the_council import CARD_NAMES, SUITS
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.serialize import (
     StateValidationError,
     config_from_json,
@@ -25,6 +25,7 @@ from council.engine.serialize import (
     state_to_proto,
 )
 from council.engine.serialize_the_council import FORMAT, SUIT_FIELDS
+from council.engine.the_council import TheCouncilConfig, TheCouncilState
 from council.v1 import game_pb2 as pb
 from council.v1 import the_council_pb2 as tc_pb
 
@@ -379,7 +380,7 @@ def test_the_positions_of_the_cases_are_valid():
 
 
 def test_both_games_parts_are_refused():
-    cof = state_to_proto(State.new_game(GameConfig(players=3), seed=1))
+    cof = state_to_proto(CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=1))
     cof.the_council.phase = "draft"
     assert _problems(cof) == [
         (
@@ -390,7 +391,9 @@ def test_both_games_parts_are_refused():
     ]
     cof.ClearField("the_council")
     cof.config.game = pb.GAME_COUNCIL_OF_FOUR  # naming Council of Four is the same
-    assert state_from_proto(cof) == State.new_game(GameConfig(players=3), seed=1)
+    assert state_from_proto(cof) == CouncilOfFourState.new_game(
+        CouncilOfFourConfig(players=3), seed=1
+    )
     cof.config.game = 9  # type: ignore[assignment]
     assert _problems(cof)[0][0] == "config.game"
 
@@ -471,9 +474,9 @@ def test_configs_of_the_council():
         config_from_json({"game": "GAME_CHESS"})
     assert e.value.field == "config.game" and "unknown value 'GAME_CHESS'" in e.value.problem
     # Council of Four's configuration is read as before, `game` named or not.
-    assert config_from_json({"game": "GAME_COUNCIL_OF_FOUR", **GameConfig().to_dict()}) == (
-        GameConfig()
-    )
+    assert config_from_json(
+        {"game": "GAME_COUNCIL_OF_FOUR", **CouncilOfFourConfig().to_dict()}
+    ) == (CouncilOfFourConfig())
 
 
 def test_json_documents_of_the_council_are_checked_against_the_schema():

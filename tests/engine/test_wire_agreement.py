@@ -1,10 +1,10 @@
 """The engine reads a GameState message as protobuf reads it.
 
-The Council of Four reader scans the message's serialized bytes (council.engine._document),
-and protobuf re-serializes what it kept as unknown fields verbatim: a field of an undeclared
-number, a declared one sent with another wire type, a group, a map entry with an extra
-field. The engine must ignore exactly those, so that it and protobuf's accessors never see
-two positions in one message.
+The Council of Four reader scans the message's serialized bytes
+(council.engine._council_of_four_document), and protobuf re-serializes what it kept as unknown
+fields verbatim: a field of an undeclared number, a declared one sent with another wire type, a
+group, a map entry with an extra field. The engine must ignore exactly those, so that it and
+protobuf's accessors never see two positions in one message.
 
 Each check here starts from the bytes of a real GameState (Council of Four full states and
 views at several points of seeded games, 2 to 4 players, and The Council states), mutates
@@ -37,8 +37,10 @@ from google.protobuf.message import DecodeError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from council.engine import GameConfig, State, TheCouncilState, _document
+from council.engine import _council_of_four_document
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.serialize import StateValidationError, state_from_proto, state_to_proto
+from council.engine.the_council import TheCouncilState
 from council.v1 import game_pb2 as pb
 
 MUTANT_EXAMPLES = 1500
@@ -174,7 +176,7 @@ def council_of_four_positions() -> list[tuple[bytes, int | None]]:
     out = []
     for players in (2, 3, 4):
         rng = random.Random(players)
-        state = State.new_game(GameConfig(players=players), seed=players)
+        state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=players)
         step = 0
         while not state.is_terminal() and step <= 150:
             if step % 50 == 0:
@@ -344,7 +346,7 @@ class _Unparsed:
 @pytest.mark.parametrize("data", [b"\x0a\x05ab", b"\x2a\x02\x08", b"\x0c", b"\x2a\x01\x0e"])
 def test_bytes_the_scan_cannot_read_are_a_problem_not_an_error(data):
     # Unreachable from a request (protobuf refuses them first); still no ValueError.
-    state, problems = _document.read_state(_Unparsed(data))
+    state, problems = _council_of_four_document.read_state(_Unparsed(data))
     assert state is None
     [(path, problem)] = problems
     assert path == "(root)" and problem.startswith("malformed council.v1.")

@@ -15,8 +15,8 @@ from concurrent import futures
 import grpc
 import pytest
 
-from council.engine import GameConfig, State
-from council.engine.actions import NUM_ACTIONS
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.council_of_four_actions import NUM_ACTIONS
 from council.ladder import (
     GameResult,
     LadderConfig,
@@ -204,7 +204,11 @@ class _StallAgent:
 def test_a_game_over_the_turn_cap_is_adjudicated_and_stored(tmp_path):
     game = schedule(2, 2, 1, 0)[0]
     result = play_scheduled(
-        game, [_StallAgent(), _StallAgent()], ("s0", "s1"), GameConfig(players=2), max_turns=30
+        game,
+        [_StallAgent(), _StallAgent()],
+        ("s0", "s1"),
+        CouncilOfFourConfig(players=2),
+        max_turns=30,
     )
     assert result.status == "finished" and result.adjudicated
     assert result.reason.startswith("adjudicated: turn 30 reached the cap of 30 turns")
@@ -213,7 +217,7 @@ def test_a_game_over_the_turn_cap_is_adjudicated_and_stored(tmp_path):
     # 8), nothing else.
     assert result.scores == (8, 8) and result.winners and result.ranks
     # The moves replay to the adjudicated position.
-    state = State.new_game(GameConfig(players=2), seed=game.deal_seed)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=game.deal_seed)
     for move in result.moves:
         state.apply(move)
     final = state.adjudicated()

@@ -10,7 +10,7 @@ from concurrent import futures
 import grpc
 import pytest
 
-from council.engine import TheCouncilConfig
+from council.engine.the_council import TheCouncilConfig
 from council.ladder import LadderConfig, LadderMismatch, Store, load, run_ladder, schedule
 from council.ladder.cli import main
 from council.server.service import CouncilServicer, ServerConfig

@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from council.engine import GameConfig
+from council.engine.council_of_four import CouncilOfFourConfig
 from council.learning.selfplay import (
     MAX_CANDIDATES,
     MAX_SEATS,
@@ -129,7 +129,7 @@ def test_games_are_the_arenas_games(mixed):
     for s in _all(out):
         for g, gid in enumerate(s["game_id"]):
             lineup = [parse_agent(spec) for spec in MIXED.lineup(int(gid))]
-            state, _ = play_game(lineup, GameConfig(players=2), int(s["game_seed"][g]))
+            state, _ = play_game(lineup, CouncilOfFourConfig(players=2), int(s["game_seed"][g]))
             assert list(state.scores()) == list(s["game_final_vp"][g][:2])
             assert state.turn == s["game_final_turn"][g]
 

@@ -25,7 +25,7 @@ from council.learning.train_policy import (  # noqa: E402
     load_policy_data,
     train_policy,
 )
-from council.mcts._evaluation import ACTION_FEATURE_NAMES, action_feature_rows  # noqa: E402
+from council.mcts._council_of_four_evaluation import ACTION_FEATURE_NAMES, action_feature_rows  # noqa: E402
 from council.mcts.policy_model import (  # noqa: E402
     ActionFeatureMismatchError,
     PolicyModel,

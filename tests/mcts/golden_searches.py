@@ -18,9 +18,10 @@ import random
 import sys
 from dataclasses import replace
 
-from council.engine import GameConfig, State, TheCouncilState
 from council.engine._kuhn_poker import KuhnPokerState
 from council.engine._leduc_poker import LeducPokerState
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.the_council import TheCouncilState
 from council.mcts import _search
 from council.mcts._the_council_search import the_council_policy_action
 from council.mcts.agents import PIMCAgent, parse_agent
@@ -49,18 +50,20 @@ def played(start, actions: int, seed: int):
     return state
 
 
-def paying(players: int, seed: int) -> State:
+def paying(players: int, seed: int) -> CouncilOfFourState:
     """The first position of a seeded random game where a payment is to be chosen."""
-    state = State.new_game(GameConfig(players=players), seed=seed)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=seed)
     rng = random.Random(seed)
     while not state.decision()[0].startswith("pay"):
         state.apply(rng.choice(state.legal_actions()))
     return state
 
 
-def cof(players: int, actions: int, seed: int) -> State:
+def cof(players: int, actions: int, seed: int) -> CouncilOfFourState:
     """A Council of Four position."""
-    return played(State.new_game(GameConfig(players=players), seed=seed), actions, seed)
+    return played(
+        CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=seed), actions, seed
+    )
 
 
 def tc(players: int, actions: int, seed: int) -> TheCouncilState:

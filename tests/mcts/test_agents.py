@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.mcts.agents import (
     CheatingMCTS,
     GreedyAgent,
@@ -36,7 +36,7 @@ AGENTS = [
 @pytest.mark.parametrize("agent", AGENTS, ids=agent_label)
 def test_every_agent_plays_legal_actions_in_random_positions(agent):
     for players in (2, 3, 4):
-        state = State.new_game(GameConfig(players=players), seed=players)
+        state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=players)
         rng = random.Random(players)
         for step in range(120):
             if state.is_terminal():
@@ -51,7 +51,7 @@ def test_every_agent_plays_legal_actions_in_random_positions(agent):
 
 @pytest.mark.parametrize("agent", AGENTS[:4], ids=agent_label)
 def test_agents_that_see_a_view_refuse_the_true_state(agent):
-    state = State.new_game(GameConfig(players=2), seed=1)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
     with pytest.raises(ValueError):
         agent.act(state, seed=0)
 
@@ -62,7 +62,7 @@ def test_cheating_yardstick_sees_the_true_state():
 
 
 def test_agents_are_deterministic_in_their_seed():
-    state = State.new_game(GameConfig(players=3), seed=9)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=9)
     for agent in AGENTS:
         observed = state.clone() if agent.sees_true_state else state.view(0)
         assert agent.act(observed, seed=5) == agent.act(observed, seed=5)
@@ -81,7 +81,9 @@ def test_parse_agent_and_labels():
 
 
 def test_play_game_reaches_the_end_with_consistent_scores():
-    state, actions = play_game([GreedyAgent(), RandomAgent()], GameConfig(players=2), seed=3)
+    state, actions = play_game(
+        [GreedyAgent(), RandomAgent()], CouncilOfFourConfig(players=2), seed=3
+    )
     assert state.is_terminal()
     assert actions == state.action_count
     assert state.winners()
@@ -114,7 +116,7 @@ def test_arena_results_do_not_depend_on_worker_count():
 
 def test_arena_checks_the_lineup_against_the_config():
     with pytest.raises(ValueError, match="seats"):
-        run_arena([RandomAgent(), RandomAgent()], deals=1, config=GameConfig(players=3))
+        run_arena([RandomAgent(), RandomAgent()], deals=1, config=CouncilOfFourConfig(players=3))
 
 
 def test_beats_others_counts_the_other_agents_seats_finished_ahead_of():

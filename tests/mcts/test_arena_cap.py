@@ -8,8 +8,8 @@ from typing import ClassVar
 
 import pytest
 
-from council.engine import GameConfig, State
-from council.engine._core import ACTION_OFFSETS
+from council.engine._council_of_four import ACTION_OFFSETS
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.mcts import agents as agents_module
 from council.mcts.agents import RandomAgent
 from council.mcts.arena import play_capped, play_game, run_arena
@@ -24,7 +24,7 @@ class StallAgent:
 
     sees_true_state: ClassVar[bool] = False
 
-    def act(self, view: State, seed: int) -> int:
+    def act(self, view: CouncilOfFourState, seed: int) -> int:
         actions = view.determinize(seed).legal_actions()
         elect = [a for a in actions if ELECT_FIRST <= a <= ELECT_LAST]
         return elect[seed % len(elect)] if elect else END_TURN
@@ -35,7 +35,7 @@ def stall_label(monkeypatch):
     monkeypatch.setitem(agents_module.AGENTS, "stall", StallAgent)
 
 
-def tie_break_winners(state: State) -> list[int]:
+def tie_break_winners(state: CouncilOfFourState) -> list[int]:
     """Most VP, then most assistants + politics cards, from the raw struct."""
     r = state.to_raw()
     n = state.n_players
@@ -46,7 +46,9 @@ def tie_break_winners(state: State) -> list[int]:
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_game_that_never_ends_is_adjudicated_at_the_turn_cap(players):
     lineup = [StallAgent()] * players
-    state, actions, adjudicated = play_capped(lineup, GameConfig(players=players), 5, max_turns=30)
+    state, actions, adjudicated = play_capped(
+        lineup, CouncilOfFourConfig(players=players), 5, max_turns=30
+    )
     assert adjudicated and state.is_terminal()
     # 29 turns of elect + end; turn 30 has begun (its player drew) when the cap stops it.
     assert state.turn == 30 and actions == 29 * 2
@@ -56,14 +58,14 @@ def test_a_game_that_never_ends_is_adjudicated_at_the_turn_cap(players):
     assert state.scores() == [8] * players
     assert state.winners() == tie_break_winners(state)
     # play_game: the same game, same state.
-    again, n = play_game(lineup, GameConfig(players=players), 5, max_turns=30)
+    again, n = play_game(lineup, CouncilOfFourConfig(players=players), 5, max_turns=30)
     assert again == state and n == actions
 
 
 def test_the_action_guard_adjudicates_too():
     lineup = [StallAgent(), StallAgent()]
     state, actions, adjudicated = play_capped(
-        lineup, GameConfig(players=2), 1, max_actions=41, max_turns=10**6
+        lineup, CouncilOfFourConfig(players=2), 1, max_actions=41, max_turns=10**6
     )
     assert adjudicated and state.is_terminal() and actions == 41
     # Stopped in the middle of a turn (after the elect): the decisions are over.
@@ -72,7 +74,7 @@ def test_the_action_guard_adjudicates_too():
 
 def test_finished_games_are_not_adjudicated():
     lineup = [RandomAgent(), RandomAgent()]
-    state, actions, adjudicated = play_capped(lineup, GameConfig(players=2), 3)
+    state, actions, adjudicated = play_capped(lineup, CouncilOfFourConfig(players=2), 3)
     assert not adjudicated and state.is_terminal() and state.turn < 300
     assert actions == state.action_count
 

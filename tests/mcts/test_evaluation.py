@@ -17,8 +17,8 @@ from positions import (
     tile,
 )
 
-from council.engine import GameConfig, State
-from council.mcts import _evaluation
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.mcts import _council_of_four_evaluation
 from council.mcts.agents import EXPERT_WEIGHTS, ExpertAgent
 from council.mcts.features import FEATURE_NAMES, seat_features
 from council.mcts.value_model import ValueModel
@@ -28,12 +28,12 @@ F = {name: i for i, name in enumerate(FEATURE_NAMES)}
 
 def test_names_match_the_compiled_rows():
     assert len(set(FEATURE_NAMES)) == len(FEATURE_NAMES)
-    rows = seat_features(State.new_game(GameConfig(players=4), seed=2))
+    rows = seat_features(CouncilOfFourState.new_game(CouncilOfFourConfig(players=4), seed=2))
     assert rows.shape == (4, len(FEATURE_NAMES)) and np.isfinite(rows).all()
 
 
 def test_a_new_game_reads_the_starting_resources():
-    rows = seat_features(State.new_game(GameConfig(players=2), seed=4))
+    rows = seat_features(CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=4))
     assert rows[:, F["coins"]].tolist() == [10, 11]
     assert rows[:, F["assistants"]].tolist() == [1, 2]
     assert rows[:, F["cards"]].tolist() == [7, 6]  # seat 0 has drawn its first card
@@ -77,7 +77,7 @@ def test_cities_the_permits_open_and_what_they_cost():
 
 
 def test_group_progress_counts_the_coast_race_with_the_king_tile():
-    from council.engine import board as B
+    from council.engine import council_of_four_board as B
 
     state = _built_position()
     rows = seat_features(state)
@@ -98,7 +98,7 @@ def test_token_reach_links_the_network():
     # Building Esti (coins 2, worth 0.8) links Arkon's 3 VP and Burgen's assistant (1.0)
     # only if they are joined by roads: Esti-?-Arkon is not adjacent, so compute from the
     # layout the cities linked to Esti through seat 0's emporiums.
-    from council.engine import board as B
+    from council.engine import council_of_four_board as B
 
     state = _built_position()
     layout = B.Layout.from_code(state.config.layout)
@@ -127,13 +127,15 @@ def test_ending_features_switch_on_with_the_trigger():
 
 def test_features_refuse_a_view():
     with pytest.raises(ValueError, match="full state"):
-        seat_features(State.new_game(GameConfig(players=2), seed=1).view(0))
+        seat_features(CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1).view(0))
 
 
 def test_expert_builds_the_winning_emporium():
     # Seat 0 holds the tile AE with one assistant; building Esti is clearly best.
     state = _built_position()
-    action = _evaluation.expert_choice(state, [EXPERT_WEIGHTS[n] for n in FEATURE_NAMES])
+    action = _council_of_four_evaluation.expert_choice(
+        state, [EXPERT_WEIGHTS[n] for n in FEATURE_NAMES]
+    )
     assert action in (build_permit(tile("AE"), 0), build_permit(tile("AE"), 1))
     assert action in state.legal_actions()
 
@@ -143,12 +145,14 @@ def test_expert_does_not_waste_a_quick_action():
     # than engaging an assistant at a loss.
     state = Pos(players=2, seed=5).coins(0, 3).assistants(0, 0).turn(0, 0, 1).state()
     assert ENGAGE in state.legal_actions() and END_TURN in state.legal_actions()
-    action = _evaluation.expert_choice(state, [EXPERT_WEIGHTS[n] for n in FEATURE_NAMES])
+    action = _council_of_four_evaluation.expert_choice(
+        state, [EXPERT_WEIGHTS[n] for n in FEATURE_NAMES]
+    )
     assert action == END_TURN
 
 
 def test_expert_agent_is_legal_and_deterministic():
-    state = State.new_game(GameConfig(players=3), seed=11)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=11)
     agent = ExpertAgent()
     for step in range(60):
         view = state.view(state.current_player)
@@ -178,11 +182,11 @@ def random_value_models(seed=0):
 
 
 def test_compiled_value_matches_numpy():
-    state = State.new_game(GameConfig(players=3), seed=8)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=8)
     for k in range(150):
         state.apply(state.legal_actions()[k % len(state.legal_actions())])
     for model in random_value_models(0):
-        compiled = _evaluation.value_win_chances_of(state, model)
+        compiled = _council_of_four_evaluation.value_win_chances_of(state, model)
         assert compiled == pytest.approx(model.predict_state(state).tolist(), abs=1e-12)
         assert sum(compiled) == pytest.approx(1.0)
 
@@ -192,14 +196,14 @@ def test_redealt_value_with_nothing_to_redeal_is_the_value():
     # pass (public part of the row, then the hand features) must give the full one.
     state = Pos(players=3, seed=2).hand(0, white=2, joker=1).hand(1).hand(2).coins(0, 9).state()
     for model in random_value_models(1):
-        plain = _evaluation.value_win_chances_of(state, model)
-        assert _evaluation.redealt_win_chances_of(state, 0, model, 5, 1) == pytest.approx(
-            plain, abs=1e-12
-        )
+        plain = _council_of_four_evaluation.value_win_chances_of(state, model)
+        assert _council_of_four_evaluation.redealt_win_chances_of(
+            state, 0, model, 5, 1
+        ) == pytest.approx(plain, abs=1e-12)
 
 
 def test_redealt_value_reads_only_what_the_viewer_sees_and_leaves_the_state():
-    state = State.new_game(GameConfig(players=3), seed=4)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=4)
     for k in range(90):
         state.apply(state.legal_actions()[k % len(state.legal_actions())])
     viewer = (state.current_player + 1) % 3
@@ -208,47 +212,55 @@ def test_redealt_value_reads_only_what_the_viewer_sees_and_leaves_the_state():
     assert one != other  # the other seats' hands differ between the two worlds
     for model in (*random_value_models(2), ValueModel.load()):
         before = one.clone()
-        chances = _evaluation.redealt_win_chances_of(one, viewer, model, 8, 7)
+        chances = _council_of_four_evaluation.redealt_win_chances_of(one, viewer, model, 8, 7)
         assert one == before
-        assert _evaluation.redealt_win_chances_of(other, viewer, model, 8, 7) == chances
+        assert (
+            _council_of_four_evaluation.redealt_win_chances_of(other, viewer, model, 8, 7)
+            == chances
+        )
         assert sum(chances) == pytest.approx(1.0)
         # Not the value of either world: the other hands are dealt anew.
-        assert chances != pytest.approx(_evaluation.value_win_chances_of(one, model))
+        assert chances != pytest.approx(
+            _council_of_four_evaluation.value_win_chances_of(one, model)
+        )
 
 
 def test_redealt_value_is_the_mean_over_the_viewers_determinizations():
-    state = State.new_game(GameConfig(players=2), seed=4)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=4)
     for k in range(60):
         state.apply(state.legal_actions()[(7 * k) % len(state.legal_actions())])
     model = ValueModel.load()
     view = state.view(0)
     expected = np.mean([model.predict_state(view.determinize(i)) for i in range(4000)], axis=0)
     redealt = np.mean(
-        [_evaluation.redealt_win_chances_of(state, 0, model, 64, seed) for seed in range(64)],
+        [
+            _council_of_four_evaluation.redealt_win_chances_of(state, 0, model, 64, seed)
+            for seed in range(64)
+        ],
         axis=0,
     )
     assert redealt == pytest.approx(expected, abs=0.01)
     with pytest.raises(ValueError, match="redeals"):
-        _evaluation.redealt_win_chances_of(state, 0, model, 0, 1)
+        _council_of_four_evaluation.redealt_win_chances_of(state, 0, model, 0, 1)
     with pytest.raises(ValueError, match="viewer"):
-        _evaluation.redealt_win_chances_of(state, 2, model, 4, 1)
+        _council_of_four_evaluation.redealt_win_chances_of(state, 2, model, 4, 1)
 
 
 def test_compiled_priors_match_numpy_and_favour_cheap_payments():
     from council.mcts.policy_model import PolicyModel
 
     model = PolicyModel.load()  # the shipped prior
-    state = State.new_game(GameConfig(players=3), seed=8)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=8)
     rng = np.random.default_rng(3)
     checked_pay = False
     for _ in range(300):
         actions = state.legal_actions()
-        compiled = _evaluation.policy_priors_of(state, actions, model)
+        compiled = _council_of_four_evaluation.policy_priors_of(state, actions, model)
         assert compiled == pytest.approx(model.priors_for(state, actions).tolist(), abs=1e-12)
         assert sum(compiled) == pytest.approx(1.0)
         if state.decision()[0].startswith("pay") and len(actions) > 1:
             # The favourite payment is not dominated: no other costs fewer coins and cards.
-            rows = np.array(_evaluation.action_feature_rows(state, actions))
+            rows = np.array(_council_of_four_evaluation.action_feature_rows(state, actions))
             coins, cards = rows[:, F_PAY_COST], rows[:, F_PAY_CARDS]
             best = int(np.argmax(compiled))
             dominated = (coins <= coins[best]) & (cards <= cards[best])
@@ -261,5 +273,5 @@ def test_compiled_priors_match_numpy_and_favour_cheap_payments():
     assert checked_pay
 
 
-F_PAY_COST = _evaluation.ACTION_FEATURE_NAMES.index("pay_cost")
-F_PAY_CARDS = _evaluation.ACTION_FEATURE_NAMES.index("pay_cards")
+F_PAY_COST = _council_of_four_evaluation.ACTION_FEATURE_NAMES.index("pay_cost")
+F_PAY_CARDS = _council_of_four_evaluation.ACTION_FEATURE_NAMES.index("pay_cards")

@@ -9,8 +9,9 @@ from dataclasses import replace
 
 import pytest
 
-from council.engine import GameConfig, State, TheCouncilState
 from council.engine._kuhn_poker import KuhnPokerState
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.the_council import TheCouncilState
 from council.mcts import _search
 from council.mcts.agents import STRONG_V3, parse_agent
 from council.mcts.kuhn_poker_agents import KUHN_POKER_CONFIG, KUHN_POKER_V3_CONFIG
@@ -93,7 +94,10 @@ def test_a_forced_move_at_the_seat_s_position_is_the_only_one_searched_there():
 
 @pytest.mark.parametrize(
     "view",
-    [State.new_game(GameConfig(players=2), seed=1).view(0), TheCouncilState.new_game(4, 1).view(0)],
+    [
+        CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1).view(0),
+        TheCouncilState.new_game(4, 1).view(0),
+    ],
 )
 def test_a_game_that_keeps_no_record_of_its_hand_refuses_the_hand_start(view):
     config = SearchConfig(evaluator="heuristic", policy="none", search_root="hand")
@@ -118,7 +122,7 @@ def test_bad_settings_are_named(setting, value):
 
 
 def test_smooth_uct_is_refused_with_the_learned_prior():
-    view = State.new_game(GameConfig(players=2), seed=1).view(0)
+    view = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1).view(0)
     with pytest.raises(ValueError, match="policy=none"):
         search(view, SearchLimits(iterations=10), SearchConfig(smooth_eta=0.9))
 
@@ -126,7 +130,7 @@ def test_smooth_uct_is_refused_with_the_learned_prior():
 def test_smooth_uct_over_the_view_mixes_in_the_average_policy():
     # Council of Four, UCB1 from the view: the same seed searches differently once the
     # average policy is mixed in, and still returns a legal move with its visits.
-    state = State.new_game(GameConfig(players=2), seed=2)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=2)
     plain = SearchConfig(evaluator="heuristic", policy="none")
     limits = SearchLimits(iterations=300)
     before = search(state.view(0), limits, plain, seed=4)
@@ -177,7 +181,7 @@ def test_council_of_four_s_strong_preset_still_searches_as_strong_v3():
     # preset's search is strong-v3's, result for result.
     from council.server.presets import BY_NAME
 
-    view = State.new_game(GameConfig(players=2), seed=6).view(0)
+    view = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=6).view(0)
     budget = BY_NAME["strong"].budget("council-of-four")
     preset = SearchConfig().with_settings(dict(budget.settings))
     result = parse_agent("strong-v3", "council-of-four").analyse(view, seed=2)

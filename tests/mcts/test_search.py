@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from council.engine import Decision, GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState, Decision
 from council.mcts.council_of_four_settings import CouncilOfFourSettings
 from council.mcts.search import (
     SearchConfig,
@@ -25,7 +25,7 @@ def cof_config(**settings) -> SearchConfig:
 
 
 def midgame(players=4, seed=0, actions=60):
-    state = State.new_game(GameConfig(players=players), seed=seed)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=seed)
     rng = random.Random(seed)
     for _ in range(actions):
         state.apply(rng.choice(state.legal_actions()))
@@ -73,7 +73,7 @@ def test_search_refuses_a_full_state_and_a_seat_not_to_move():
     other = (state.current_player + 1) % state.n_players
     with pytest.raises(ValueError, match="not to move"):
         search(state.view(other), SearchLimits(iterations=10))
-    finished = State.new_game(GameConfig(players=2), seed=1)
+    finished = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
     finished.random_playout(seed=1)
     with pytest.raises(ValueError, match="over"):
         search(finished.view(0), SearchLimits(iterations=10))
@@ -156,7 +156,7 @@ def _with_pending(state, kind):
     raw["pending_n"] = 1
     raw["pending_kind"][0] = kind
     raw["pending_arg"][0] = 0
-    return State.from_raw(raw)
+    return CouncilOfFourState.from_raw(raw)
 
 
 def test_a_legal_action_for_every_position_of_random_games():
@@ -164,7 +164,7 @@ def test_a_legal_action_for_every_position_of_random_games():
     kinds_seen = set()
     for players in (2, 3, 4):
         for seed in range(3):
-            state = State.new_game(GameConfig(players=players), seed=seed)
+            state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=seed)
             rng = random.Random(seed)
             step = 0
             while not state.is_terminal():
@@ -190,7 +190,7 @@ def test_a_legal_action_for_every_position_of_random_games():
 )
 def test_a_legal_action_for_every_bonus_choice(kind):
     # A late position where the seat to move owns emporiums and permit tiles.
-    state = State.new_game(GameConfig(players=3), seed=21)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=21)
     rng = random.Random(21)
     while True:
         raw = state.to_raw()
@@ -211,7 +211,7 @@ def test_a_legal_action_for_every_bonus_choice(kind):
 def _last_turn_position():
     """Seat 1's final turn: seat 0 triggered the end; building in Castrum (a 3 VP token)
     wins, anything else loses by a point or two."""
-    state = State.new_game(GameConfig(players=2), seed=13)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=13)
     raw = state.to_raw()
     castrum, tile_c = 2, 2  # coast tile 2 is the single-city permit for Castrum
     tokens = raw["city_token"]
@@ -246,11 +246,11 @@ def _last_turn_position():
     raw["hand_n"][1] = 0
     raw["current"] = 1
     raw["main_left"], raw["main_done"], raw["quick_used"] = 1, 0, 0
-    return State.from_raw(raw)
+    return CouncilOfFourState.from_raw(raw)
 
 
 def test_the_move_that_wins_the_game_is_taken():
-    from council.engine.actions import Action
+    from council.engine.council_of_four_actions import Action
 
     state = _last_turn_position()
     build = Action.from_text("build Castrum with permit 2").id
@@ -281,7 +281,7 @@ def test_full_state_search_needs_a_full_state():
 def test_a_single_legal_action_is_answered_without_spending_the_budget():
     from council.mcts.search import FORCED_MOVE_ITERATIONS
 
-    state = State.new_game(GameConfig(players=2), seed=21)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=21)
     rng = random.Random(4)
     while len(state.legal_actions()) != 1:
         state.apply(rng.choice(state.legal_actions()))
@@ -297,14 +297,14 @@ def test_a_single_legal_action_is_answered_without_spending_the_budget():
 
 
 def _kinds(actions):
-    from council.engine.actions import Action
+    from council.engine.council_of_four_actions import Action
 
     return [Action.from_id(a).kind.name for a in actions]
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_payments_below_the_root_are_not_tree_nodes_by_default(seed):
-    state = State.new_game(GameConfig(players=2), seed=seed)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=seed)
     view = state.view(state.current_player)
     limits = SearchLimits(iterations=2000)
     default = search(view, limits, seed=1)
@@ -317,7 +317,7 @@ def test_payments_below_the_root_are_not_tree_nodes_by_default(seed):
 
 
 def test_a_payment_at_the_root_is_still_searched():
-    state = State.new_game(GameConfig(players=2), seed=1)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
     state.apply(25)  # acquire coast 0: 15 ways to pay for it
     assert state.decision()[0] == "pay_permit"
     result = search(state.view(state.current_player), SearchLimits(iterations=500), seed=1)

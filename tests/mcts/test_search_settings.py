@@ -8,8 +8,9 @@ from dataclasses import fields, replace
 
 import pytest
 
-from council.engine import GameConfig, State, TheCouncilState
 from council.engine._kuhn_poker import KuhnPokerState
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.the_council import TheCouncilState
 from council.mcts import (
     _council_of_four_search,
     _kuhn_poker_search,
@@ -75,10 +76,14 @@ def _root_children(root, config: SearchConfig, params: dict) -> list:
 @pytest.mark.parametrize(
     ("game", "root", "config"),
     [
-        ("council-of-four", State.new_game(GameConfig(players=3), seed=4).view(0), COUNCIL_OF_FOUR),
         (
             "council-of-four",
-            State.new_game(GameConfig(players=2), seed=4).view(0),
+            CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=4).view(0),
+            COUNCIL_OF_FOUR,
+        ),
+        (
+            "council-of-four",
+            CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=4).view(0),
             COUNCIL_OF_FOUR.with_settings(
                 {"evaluator": "heuristic", "policy": "none", "tree_payments": 1}
             ),
@@ -112,14 +117,17 @@ def test_a_config_hashes_and_takes_the_kind_weights_as_a_mapping():
     ],
 )
 def test_bad_kind_weights_are_rejected(weights):
-    view = State.new_game(GameConfig(players=2), seed=1).view(0)
+    view = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1).view(0)
     with pytest.raises(ValueError, match="kind_weights"):
         config = SearchConfig(game=CouncilOfFourSettings(kind_weights=weights))
         search(view, SearchLimits(iterations=5), config)
 
 
 def test_the_hand_set_evaluation_values_a_position_of_either_game():
-    for state in (State.new_game(GameConfig(players=3), seed=2), TheCouncilState.new_game(5, 2)):
+    for state in (
+        CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=2),
+        TheCouncilState.new_game(5, 2),
+    ):
         params = default_config(state).params()
         win, margin = _search.evaluate_state(state, params)
         assert len(win) == len(margin) == state.n_players
@@ -135,7 +143,9 @@ def test_a_spec_reaches_the_search_s_settings_and_its_game_s():
     assert config.c_uct == 0.5 and config.game.tree_secrets == 1
     assert config.game.temperature == THE_COUNCIL_CONFIG.game.temperature
     spec = parse_agent("ismcts:kind_pay=2.5,w_coins=0.2", "council-of-four")
-    config = _config(spec.settings, None, State.new_game(GameConfig(players=2), seed=1))
+    config = _config(
+        spec.settings, None, CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
+    )
     assert dict(config.game.kind_weights)["pay"] == 2.5 and config.game.w_coins == 0.2
 
 

@@ -5,8 +5,8 @@ is measured against random seats."""
 import pytest
 from council_positions import random_positions
 
-from council.engine import TheCouncilConfig, TheCouncilState
 from council.engine.games import all_games
+from council.engine.the_council import TheCouncilConfig, TheCouncilState
 from council.mcts.agents import ISMCTSAgent, RandomAgent, agent_label, parse_agent
 from council.mcts.arena import play_game
 from council.mcts.games import all_search_games

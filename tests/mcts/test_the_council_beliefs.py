@@ -9,8 +9,8 @@ import math
 import pytest
 from council_positions import event_position, take_bid
 
-from council.engine import TheCouncilState
 from council.engine._the_council import CARDS, LOCATIONS
+from council.engine.the_council import TheCouncilState
 from council.mcts._the_council_search import (
     COURT_REVEAL,
     the_council_belief_determinize,

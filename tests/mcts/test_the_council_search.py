@@ -19,7 +19,8 @@ from council_positions import (
     take_bid,
 )
 
-from council.engine import GameConfig, TheCouncilConfig, TheCouncilState
+from council.engine.council_of_four import CouncilOfFourConfig
+from council.engine.the_council import TheCouncilConfig, TheCouncilState
 from council.mcts._the_council_search import the_council_policy_action
 from council.mcts.agents import ISMCTSAgent, RandomAgent
 from council.mcts.arena import play_game
@@ -74,7 +75,7 @@ def test_root_parallel_trees_sum_their_iterations():
 
 def test_the_default_config_follows_the_game():
     assert default_config(TheCouncilState.new_game(3)) == THE_COUNCIL_CONFIG
-    assert default_config(GameConfig(players=2).new_game()) == SearchConfig(
+    assert default_config(CouncilOfFourConfig(players=2).new_game()) == SearchConfig(
         game=CouncilOfFourSettings()
     )
     assert THE_COUNCIL_CONFIG.evaluator == "heuristic" and THE_COUNCIL_CONFIG.policy == "none"

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import council.mcts.value_model as value_model
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.mcts.features import FEATURE_NAMES, seat_features
 from council.mcts.value_model import (
     DEFAULT_MODEL_PATH,
@@ -65,7 +65,7 @@ def test_batches_mask_absent_seats():
 
 
 def test_a_state_is_scored_from_its_features():
-    state = State.new_game(GameConfig(players=3), seed=4)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=4)
     m = _linear()
     p = m.predict_state(state)
     np.testing.assert_allclose(p, m.predict(seat_features(state)))
@@ -138,12 +138,12 @@ def test_the_default_model_is_package_data():
 
 
 def test_the_shipped_model_plays_legal_deterministic_moves():
-    from council.engine import GameConfig, State
+    from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
     from council.mcts.search import SearchConfig, SearchLimits, search
 
     assert SearchConfig().evaluator == "learned"
     for players in (2, 3, 4):
-        state = State.new_game(GameConfig(players=players), seed=40 + players)
+        state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=40 + players)
         for step in range(40):
             view = state.view(state.current_player)
             result = search(view, SearchLimits(iterations=60), seed=step)

@@ -9,27 +9,27 @@ from pathlib import Path
 
 import grpc
 
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.serialize import state_to_proto
 
 
-def played(players: int, seed: int, actions: int) -> State:
+def played(players: int, seed: int, actions: int) -> CouncilOfFourState:
     """A full state after `actions` seeded random actions from a seeded deal."""
-    state = State.new_game(GameConfig(players=players), seed=seed)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=seed)
     chooser = random.Random(seed)
     for _ in range(actions):
         state.apply(chooser.choice(state.legal_actions()))
     return state
 
 
-def finished(players: int, seed: int) -> State:
-    state = State.new_game(GameConfig(players=players), seed=seed)
+def finished(players: int, seed: int) -> CouncilOfFourState:
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=players), seed=seed)
     state.random_playout(seed)
     assert state.is_terminal()
     return state
 
 
-def to_proto(state: State):
+def to_proto(state: CouncilOfFourState):
     return state_to_proto(state)
 
 

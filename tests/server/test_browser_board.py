@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 from test_browser import _play, chromium, node, page_address  # noqa: F401 (fixtures)
 
-from council.engine.actions import Action
+from council.engine.council_of_four_actions import Action
 
 pytestmark = pytest.mark.usefixtures("fixed_chance")  # (conftest.py: one seeded game a run)
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 from server_helpers import played
 
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.serialize import dumps, state_from_proto, state_to_json
 from council.mcts.search import SearchLimits, search
 from council.server.cli import build_parser, main
@@ -23,13 +23,17 @@ def test_new_game_prints_a_protobuf_json_state(capsys):
     from google.protobuf import json_format
 
     msg = json_format.Parse(capsys.readouterr().out, pb.GameState())
-    assert state_from_proto(msg) == State.new_game(GameConfig(players=3), seed=7)
+    assert state_from_proto(msg) == CouncilOfFourState.new_game(
+        CouncilOfFourConfig(players=3), seed=7
+    )
 
 
 def test_new_game_view(capsys):
     assert main(["new-game", "--players", "2", "--seed", "3", "--view", "1"]) == 0
     obj = json.loads(capsys.readouterr().out)
-    assert obj == state_to_json(State.new_game(GameConfig(players=2), seed=3).view(1))
+    assert obj == state_to_json(
+        CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=3).view(1)
+    )
 
 
 def test_hint_from_new_game_output(server, tmp_path, capsys):
@@ -39,7 +43,7 @@ def test_hint_from_new_game_output(server, tmp_path, capsys):
     args = ["hint", str(path), "--address", server.address, "--iterations", "300", "--seed", "4"]
     assert main(args + ["--json"]) == 0
     response = json.loads(capsys.readouterr().out)
-    expected = search(State.new_game(GameConfig(players=2), seed=5).view(0),
+    expected = search(CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=5).view(0),
                       SearchLimits(iterations=300), seed=4)  # fmt: skip
     assert response["result"]["action"]["id"] == expected.action
     assert response["result"]["stats"]["iterations"] == "300"  # int64: a JSON string
@@ -94,7 +98,7 @@ def test_hint_reports_shape_errors_locally_and_violations_from_the_server(server
 
 def test_hint_says_when_the_deadline_cut_the_search_short(server, tmp_path, capsys):
     path = tmp_path / "state.json"
-    path.write_text(dumps(State.new_game(GameConfig(players=3), seed=2)))
+    path.write_text(dumps(CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=2)))
     base = ["hint", str(path), "--address", server.address, "--candidates", "1"]
     assert main([*base, "--time", "10", "--timeout", "1"]) == 0
     line = capsys.readouterr().out.splitlines()[-1]
@@ -219,11 +223,11 @@ def test_new_game_offers_every_config_field(capsys):
             "--nobility-bonus-on-pass"]  # fmt: skip
     assert main(args) == 0
     config = json.loads(capsys.readouterr().out)["config"]
-    expected = GameConfig(2, "BBA", 25, 12, False, True)
+    expected = CouncilOfFourConfig(2, "BBA", 25, 12, False, True)
     assert config == expected.to_dict()
-    assert {f.name for f in dataclasses.fields(GameConfig)} == set(config)
+    assert {f.name for f in dataclasses.fields(CouncilOfFourConfig)} == set(config)
     assert main(["new-game"]) == 0  # the defaults are GameConfig's
-    assert json.loads(capsys.readouterr().out)["config"] == GameConfig().to_dict()
+    assert json.loads(capsys.readouterr().out)["config"] == CouncilOfFourConfig().to_dict()
     assert main(["new-game", "--max-coins", "5"]) == 2
     assert "max_coins" in capsys.readouterr().err
 

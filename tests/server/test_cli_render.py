@@ -7,16 +7,16 @@ import json
 import sys
 import xml.etree.ElementTree as ET
 
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.council_of_four_svg import render_svg
 from council.engine.serialize import dumps, state_to_json
-from council.engine.svg import render_svg
 from council.server.cli import main
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-def _state() -> State:
-    return State.new_game(GameConfig(players=3), seed=5)
+def _state() -> CouncilOfFourState:
+    return CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=5)
 
 
 def test_render_a_file_to_svg(tmp_path):

@@ -8,13 +8,13 @@ import pytest
 from google.protobuf import duration_pb2
 from server_helpers import to_proto
 
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.server.client import bearer_metadata, field_violations, recommend_request
 from council.v1 import game_pb2 as pb
 
 
 def test_request_from_a_state_or_a_message():
-    state = State.new_game(GameConfig(players=3), seed=2)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=2)
     from_state = recommend_request(state, iterations=40, time_s=0.5, seed=7, max_candidates=3)
     from_message = recommend_request(
         to_proto(state), iterations=40, time_s=0.5, seed=7, max_candidates=3
@@ -33,7 +33,9 @@ def test_request_from_a_state_or_a_message():
 
 def test_unknown_preset_is_a_value_error():
     with pytest.raises(ValueError, match="unknown strength preset 'max'"):
-        recommend_request(State.new_game(GameConfig(players=2), seed=1), preset="max")
+        recommend_request(
+            CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1), preset="max"
+        )
 
 
 def test_bearer_metadata():
@@ -42,7 +44,7 @@ def test_bearer_metadata():
 
 
 def test_field_violations_of_a_failed_call(stub):
-    state = State.new_game(GameConfig(players=2), seed=1)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
     with pytest.raises(grpc.RpcError) as info:
         stub.RecommendAction(recommend_request(state, seat=-1, iterations=10))
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT

@@ -11,7 +11,7 @@ from google.protobuf import json_format
 from test_http import call
 
 from council.engine import _the_council as tc
-from council.engine import board as B
+from council.engine import council_of_four_board as B
 from council.engine.effects import action_effects, with_article
 from council.engine.games import game_named
 from council.engine.serialize import state_to_proto

@@ -16,8 +16,8 @@ import grpc
 import pytest
 from server_helpers import to_proto, violations
 
-from council.engine import GameConfig, State
-from council.engine._document import read_state
+from council.engine._council_of_four_document import read_state
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.server.errors import MAX_VIOLATIONS, SHOWN_CHARS
 from council.v1 import service_pb2 as spb
 
@@ -45,7 +45,7 @@ def fail(call, request) -> grpc.RpcError:
 
 @pytest.fixture(scope="module")
 def state():
-    return State.new_game(GameConfig(players=2), seed=1)
+    return CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
 
 
 def test_a_48_kb_bad_city_name_is_shown_by_its_first_characters(stub, state):

@@ -14,9 +14,9 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_reflection.v1alpha import reflection_pb2
 from server_helpers import to_proto, violations
 
-from council.engine import GameConfig, State
-from council.engine.actions import Action, ActionKind
-from council.engine.board import CARD_KINDS
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.council_of_four_actions import Action, ActionKind
+from council.engine.council_of_four_board import CARD_KINDS
 from council.server import convert
 from council.server.errors import (
     MAX_DETAILS_BYTES,
@@ -160,7 +160,7 @@ def test_rpc_error_keeps_its_fields():
 
 
 def test_streaming_rpc_error_on_the_wire(stub):
-    state = to_proto(State.new_game(GameConfig(players=2), seed=1))
+    state = to_proto(CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1))
     request = spb.AnalyzePositionRequest(
         state=state,
         limits=pb.SearchLimits(iterations=10),
@@ -315,9 +315,9 @@ def test_undecodable_requests_are_invalid_argument_with_one_log_line(channel, ca
 # -- structured actions --------------------------------------------------------------------
 
 
-def _pay_position() -> State:
+def _pay_position() -> CouncilOfFourState:
     """A position where the seat to move pays for a council."""
-    state = State.new_game(GameConfig(players=2), seed=3)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=3)
     chooser = random.Random(3)
     while not any(Action.from_id(a).kind is ActionKind.PAY for a in state.legal_actions()):
         state.apply(chooser.choice(state.legal_actions()))
@@ -406,7 +406,7 @@ def test_a_payment_given_by_its_cards_is_accepted(stub):
     ],
 )
 def test_errors_inside_a_structured_action_name_the_sub_field(stub, structured, expected):
-    state = State.new_game(GameConfig(players=2), seed=1)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
     request = spb.ApplyActionRequest(state=to_proto(state), structured=structured)
     with pytest.raises(grpc.RpcError) as info:
         stub.ApplyAction(request)

@@ -23,14 +23,14 @@ import pytest
 from google.protobuf import json_format
 from server_helpers import played, to_proto, violations
 
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.serialize import state_from_proto
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 
 REGIONS = ("coast", "hills", "mountains")
 MASK64 = (1 << 64) - 1
-GAMMA = 0x9E3779B97F4A7C15  # splitmix64's increment (engine/_core.pxd, next_random)
+GAMMA = 0x9E3779B97F4A7C15  # splitmix64's increment (engine/_council_of_four.pxd, next_random)
 
 
 def leaks(state: pb.GameState, viewer: int) -> list[str]:
@@ -52,7 +52,7 @@ def leaks(state: pb.GameState, viewer: int) -> list[str]:
     return found
 
 
-def twins(state: State, seat: int) -> tuple[State, State]:
+def twins(state: CouncilOfFourState, seat: int) -> tuple[CouncilOfFourState, CouncilOfFourState]:
     """Two full states with `seat`'s view of `state` and different hidden cards."""
     view = state.view(seat)
     other = view.determinize(4242)
@@ -62,7 +62,7 @@ def twins(state: State, seat: int) -> tuple[State, State]:
     return state, other
 
 
-def positions() -> list[State]:
+def positions() -> list[CouncilOfFourState]:
     """Mid-game full states of 2, 3 and 4 players, each at the start of a turn with at least
     ten legal actions."""
     out = []
@@ -100,7 +100,7 @@ def test_get_view_of_a_partial_state_and_of_a_finished_game(stub):
     partial.players[2].ClearField("hand")
     answer = stub.GetView(spb.GetViewRequest(state=partial, seat=1)).state
     assert leaks(answer, 1) == [] and state_from_proto(answer) == state.view(1)
-    done = State.new_game(GameConfig(players=2), seed=35)
+    done = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=35)
     done.random_playout(35)
     answer = stub.GetView(spb.GetViewRequest(state=to_proto(done), seat=0)).state
     assert leaks(answer, 0) == [] and state_from_proto(answer) == done.view(0)
@@ -158,7 +158,7 @@ def _without_draws(answer: spb.ApplyActionResponse, viewer: int) -> dict:
     return obj
 
 
-def _ask_on_views(stub, view: State, action: int) -> list[spb.ApplyActionResponse]:
+def _ask_on_views(stub, view: CouncilOfFourState, action: int) -> list[spb.ApplyActionResponse]:
     """ApplyAction of `action` on `view` with seeds 1, 2 and 3, each answer checked."""
     seat = view.viewer
     answers = [
@@ -292,12 +292,14 @@ def test_new_game_without_a_seed_draws_a_secret_one(stub):
     assert len({d.rng for d in deals}) == 3
     # A view of such a game is no small seed's: trying seeds finds nothing.
     view = state_from_proto(deals[0]).view(1)
-    engine_config = GameConfig(players=3)
-    assert not any(State.new_game(engine_config, seed=s).view(1) == view for s in range(2000))
+    engine_config = CouncilOfFourConfig(players=3)
+    assert not any(
+        CouncilOfFourState.new_game(engine_config, seed=s).view(1) == view for s in range(2000)
+    )
     # An explicit seed, 0 included, is the engine's deal.
     for seed in (0, 1234):
         answer = stub.NewGame(spb.NewGameRequest(config=config, seed=seed)).state
-        assert state_from_proto(answer) == State.new_game(engine_config, seed=seed)
+        assert state_from_proto(answer) == CouncilOfFourState.new_game(engine_config, seed=seed)
 
 
 def _unmix(z: int) -> int:
@@ -319,7 +321,12 @@ def test_a_new_games_rng_does_not_give_its_seed_back():
     assert all(_unmix(_mix(x)) == x for x in (0, 1, GAMMA, MASK64, 0x123456789ABCDEF))
     for players in (2, 3, 4):
         for seed in (0, 7, 1234, 0xDEADBEEFCAFEF00D):
-            rng = State.new_game(GameConfig(players=players), seed=seed).to_raw()["rng"] & MASK64
+            rng = (
+                CouncilOfFourState.new_game(
+                    CouncilOfFourConfig(players=players), seed=seed
+                ).to_raw()["rng"]
+                & MASK64
+            )
             # The rng word is the setup's start word plus GAMMA per draw (fewer than 100).
             # Were the start word the seed plus GAMMA (as it was), or splitmix64's output for
             # the seed, undoing the draws (and the mix) would give the seed back.

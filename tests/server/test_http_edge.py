@@ -386,10 +386,10 @@ def test_a_connect_json_error_with_many_violations_stays_under_5_kb(http_server)
     from google.protobuf import json_format
     from google.rpc import error_details_pb2
 
-    from council.engine import GameConfig, State
+    from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
     from council.engine.serialize import state_to_proto
 
-    state = state_to_proto(State.new_game(GameConfig(players=2), seed=1))
+    state = state_to_proto(CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1))
     for i in range(3_000):
         state.board.city_tokens[f"{i}" + "€" * 75] = 1
     request = spb.ListLegalActionsRequest(state=state)

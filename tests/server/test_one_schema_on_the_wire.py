@@ -9,19 +9,19 @@ import random
 import pytest
 from google.protobuf import json_format
 
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.serialize import state_from_json, state_to_json, state_to_proto
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 
 
-def _same_schema(msg: pb.GameState, state: State) -> None:
+def _same_schema(msg: pb.GameState, state: CouncilOfFourState) -> None:
     assert json_format.ParseDict(state_to_json(state), pb.GameState()) == msg
     written = json_format.MessageToDict(msg, preserving_proto_field_name=True)
     assert state_from_json(written) == state
 
 
-def _check_response(response, state: State) -> None:
+def _check_response(response, state: CouncilOfFourState) -> None:
     _same_schema(response.state, state)
     assert [v.seat for v in response.views] == list(range(state.n_players))
     for view in response.views:
@@ -30,11 +30,11 @@ def _check_response(response, state: State) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_new_mid_game_and_finished_states_on_the_wire(stub, players):
-    config = GameConfig(players=players)
+    config = CouncilOfFourConfig(players=players)
     response = stub.NewGame(
         spb.NewGameRequest(config=pb.GameConfig(players=players), seed=players, include_views=True)
     )
-    state = State.new_game(config, seed=players)
+    state = CouncilOfFourState.new_game(config, seed=players)
     _check_response(response, state)
 
     chooser = random.Random(players)

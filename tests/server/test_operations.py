@@ -19,7 +19,7 @@ from google.protobuf import duration_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from server_helpers import played, self_signed_certificate, to_proto, wait_until
 
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.serialize import state_to_json
 from council.server.app import HURRY_ANSWER_S, start_server
 from council.server.config import ServerConfig
@@ -117,7 +117,7 @@ def test_sigterm_drains_health_not_serving_and_searches_answer_before_the_grace_
     try:
         with grpc.insecure_channel(address) as channel:
             stub = service_pb2_grpc.CouncilServiceStub(channel)
-            state = to_proto(State.new_game(GameConfig(players=2), seed=1))
+            state = to_proto(CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1))
             long_limits = pb.SearchLimits(iterations=2_000_000)  # tens of seconds
             analysis = stub.AnalyzePosition(
                 spb.AnalyzePositionRequest(
@@ -169,7 +169,7 @@ def test_on_stop_running_searches_answer_in_time_and_queued_ones_are_refused():
     try:
         with grpc.insecure_channel(running.address) as channel:
             stub = service_pb2_grpc.CouncilServiceStub(channel)
-            state = to_proto(State.new_game(GameConfig(players=2), seed=1))
+            state = to_proto(CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1))
             long_search = spb.RecommendActionRequest(
                 state=state, limits=pb.SearchLimits(iterations=2_000_000)
             )
@@ -214,7 +214,7 @@ def test_a_second_sigterm_stops_at_once():
         end_process(process)
 
 
-def _http_search(address: str, state: State, answers: list) -> None:
+def _http_search(address: str, state: CouncilOfFourState, answers: list) -> None:
     """A long RecommendAction over HTTP (Connect JSON); its stats, or the error, go to
     `answers`."""
     body = json.dumps({"state": state_to_json(state), "limits": {"iterations": 2_000_000}})
@@ -238,7 +238,7 @@ def test_stopped_searches_answer_on_every_transport_within_the_grace(hurry):
     running = start_server(
         ServerConfig(address="127.0.0.1:0", http_address="127.0.0.1:0", search_slots=3)
     )
-    state = State.new_game(GameConfig(players=2), seed=1)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
     long_limits = pb.SearchLimits(iterations=2_000_000)
     http_answers: list = []
     grace = 1.5
@@ -290,7 +290,7 @@ def test_sigterm_with_searches_in_flight_the_process_is_gone_within_the_grace():
         stderr=subprocess.DEVNULL,
         text=True,
     )
-    state = State.new_game(GameConfig(players=2), seed=1)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
     long_limits = pb.SearchLimits(iterations=2_000_000)
     http_answers: list = []
     try:
@@ -338,7 +338,7 @@ def test_bearer_token():
             with pytest.raises(grpc.RpcError) as info:
                 stub.GetEngineInfo(request, metadata=[("authorization", "Bearer wrong")])
             assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED
-            state = to_proto(State.new_game(GameConfig(players=2), seed=1))
+            state = to_proto(CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1))
             analyze = spb.AnalyzePositionRequest(state=state, limits=pb.SearchLimits(iterations=5))
             with pytest.raises(grpc.RpcError) as info:
                 list(stub.AnalyzePosition(analyze))

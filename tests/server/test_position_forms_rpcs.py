@@ -10,7 +10,7 @@ import pytest
 from google.protobuf import json_format
 from server_helpers import played, violations
 
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.members import to_members
 from council.engine.serialize import state_from_proto, state_to_proto
 from council.v1 import game_pb2 as pb
@@ -38,7 +38,7 @@ def test_new_game_answers_in_the_form_of_its_config(stub):
     deprecated = stub.NewGame(
         spb.NewGameRequest(config=pb.GameConfig(players=3), seed=11, include_views=True)
     )
-    expected = State.new_game(GameConfig(players=3), seed=11)
+    expected = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=11)
     assert _in_members(member.state) and all(_in_members(v.state) for v in member.views)
     assert member.state == state_to_proto(expected, member_form=True)
     assert deprecated.state == state_to_proto(expected)
@@ -143,7 +143,9 @@ def test_a_partial_state_in_the_members_is_the_seat_to_moves_view(stub):
 
 def test_a_sealed_game_keeps_the_form_of_its_new_game(stub):
     seed = 2**40 + 5
-    first = State.new_game(GameConfig(players=2), seed=seed).legal_actions()[0]
+    first = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=seed).legal_actions()[
+        0
+    ]
     for config, member_form in ((_member_config(2), True), (pb.GameConfig(players=2), False)):
         new = stub.NewGame(spb.NewGameRequest(config=config, seed=seed, sealed=True))
         ticket = new.tickets[0].ticket

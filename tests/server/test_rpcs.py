@@ -16,8 +16,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from server_helpers import finished, played, to_proto, violations
 
-from council.engine import GameConfig, State
-from council.engine.actions import Action
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.council_of_four_actions import Action
 from council.engine.serialize import state_from_json, state_from_proto, state_to_json
 from council.mcts.search import SearchConfig, SearchLimits, search
 from council.server import presets
@@ -26,7 +26,7 @@ from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 
 
-def engine_state(msg) -> State:
+def engine_state(msg) -> CouncilOfFourState:
     return state_from_proto(msg)
 
 
@@ -44,7 +44,7 @@ def test_new_game_is_the_engine_setup(stub):
     response = stub.NewGame(
         spb.NewGameRequest(config=pb.GameConfig(players=3, layout="BAB"), seed=11)
     )
-    expected = State.new_game(GameConfig(players=3, layout="BAB"), seed=11)
+    expected = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3, layout="BAB"), seed=11)
     assert engine_state(response.state) == expected
     assert response.state.config.max_coins == 20  # defaults filled in
     assert response.state.config.permit_tie_all_score is True
@@ -94,7 +94,7 @@ def test_new_game_rejects_bad_config(stub):
 
 
 def test_list_legal_actions_structured_form(stub):
-    state = State.new_game(GameConfig(players=2), seed=1)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
     response = stub.ListLegalActions(spb.ListLegalActionsRequest(state=to_proto(state)))
     by_id = {a.id: a for a in response.actions}
     elect = by_id[Action.from_text("elect white king").id]
@@ -134,7 +134,7 @@ def test_apply_action_by_id_text_and_structured(stub):
 
 
 def test_apply_action_chance_from_seed(stub):
-    state = State.new_game(GameConfig(players=2), seed=2)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=2)
     # Ending seat 0's turn draws a politics card for seat 1: chance from the seed.
     state.apply(Action.from_text("elect white king").id)
     reseeded = state.clone()
@@ -171,7 +171,7 @@ def test_apply_action_on_a_view_deals_hidden_cards_from_the_seed(stub):
 
 
 def test_apply_action_illegal_or_malformed_action(stub):
-    state = State.new_game(GameConfig(players=2), seed=1)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
     cases = [
         (spb.ApplyActionRequest(state=to_proto(state), action_id=0), "action_id"),  # no main yet
         (spb.ApplyActionRequest(state=to_proto(state), action_id=605), "action_id"),
@@ -192,7 +192,7 @@ def test_apply_action_illegal_or_malformed_action(stub):
 
 
 def test_apply_action_to_the_end_reports_winners(stub):
-    state = State.new_game(GameConfig(players=2), seed=6)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=6)
     chooser = random.Random(6)
     while True:
         action = chooser.choice(state.legal_actions())
@@ -234,7 +234,7 @@ def test_recommend_action_matches_the_search_on_the_view(stub):
 
 
 def test_recommend_action_preset_and_max_candidates(stub):
-    state = State.new_game(GameConfig(players=2), seed=9)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=9)
     response = stub.RecommendAction(
         spb.RecommendActionRequest(
             state=to_proto(state),
@@ -276,7 +276,7 @@ def test_a_preset_searches_with_its_own_settings(stub):
 
 
 def test_analyze_position_streams_progress_then_one_final(stub):
-    state = State.new_game(GameConfig(players=2), seed=9)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=9)
     request = spb.AnalyzePositionRequest(
         state=to_proto(state),
         limits=pb.SearchLimits(iterations=20000),
@@ -345,7 +345,7 @@ def test_deadline_bounds_the_search(stub):
 
 
 def test_cancellation_stops_the_search(stub, server):
-    state = State.new_game(GameConfig(players=2), seed=1)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
     request = spb.RecommendActionRequest(
         state=to_proto(state), limits=pb.SearchLimits(max_time=duration_pb2.Duration(seconds=19))
     )
@@ -400,7 +400,7 @@ def test_seat_that_cannot_see_the_view(stub):
 
 
 def test_bad_limits(stub):
-    state = State.new_game(GameConfig(players=2), seed=1)
+    state = CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1)
     request = spb.RecommendActionRequest(
         state=to_proto(state),
         limits=pb.SearchLimits(iterations=0, max_time=duration_pb2.Duration(seconds=-1)),
@@ -431,10 +431,10 @@ def test_engine_info(stub):
 
 
 def test_engine_info_lists_every_rule_variant(stub):
-    # Every GameConfig field but the player count is a rule variant, in the engine's config,
-    # in the message's GameConfig and in the answer: a field missing from any of them fails.
+    # Every CouncilOfFourConfig field but the player count is a rule variant, in the engine's
+    # config, in the message's GameConfig and in the answer: a field missing from any fails.
     info = stub.GetEngineInfo(spb.GetEngineInfoRequest())
-    engine_fields = [f.name for f in dataclasses.fields(GameConfig)]
+    engine_fields = [f.name for f in dataclasses.fields(CouncilOfFourConfig)]
     # The rule variants are Council of Four's options (GameConfig.council_of_four); its
     # deprecated top-level fields have the same names and numbers.
     options = {f.name: f.number for f in cof_pb.CouncilOfFourOptions.DESCRIPTOR.fields}

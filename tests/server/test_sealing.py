@@ -23,9 +23,9 @@ from google.protobuf import json_format
 from google.rpc import error_details_pb2
 from server_helpers import violations
 
-from council.engine import TheCouncilConfig
 from council.engine.games import game_of
 from council.engine.serialize import state_from_proto, state_to_proto
+from council.engine.the_council import TheCouncilConfig
 from council.server import sealing
 from council.server.app import start_server
 from council.server.cli import main as cli_main

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from council.engine import TheCouncilState
 from council.engine.serialize import loads, state_to_json
+from council.engine.the_council import TheCouncilState
 from council.mcts.search import SearchLimits, search
 from council.server.cli import main
 

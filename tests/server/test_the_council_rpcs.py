@@ -14,7 +14,6 @@ from google.protobuf.duration_pb2 import Duration
 from server_helpers import violations
 from test_http import call, message_json
 
-from council.engine import TheCouncilState
 from council.engine._the_council import (
     ACTION_OFFSETS,
     CARD_NAMES,
@@ -26,6 +25,7 @@ from council.engine._the_council import (
     SUITS,
 )
 from council.engine.serialize import state_from_proto, state_to_proto
+from council.engine.the_council import TheCouncilState
 from council.v1 import game_pb2 as pb
 from council.v1 import service_pb2 as spb
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from council.engine import GameConfig, State
+from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.serialize import state_to_proto
 from council.server.sealing import (
     ExpiredBlob,
@@ -57,7 +57,7 @@ def test_two_digit_seats_still_parse():
 )
 def test_an_expired_blob_says_its_age_in_a_unit_that_fits(age_s, ttl_s, said):
     keys = SealKeys.generate()
-    state = state_to_proto(State.new_game(GameConfig(players=2), seed=1))
+    state = state_to_proto(CouncilOfFourState.new_game(CouncilOfFourConfig(players=2), seed=1))
     blob = keys.seal(state, SECRET, now=1_000_000)
     with pytest.raises(ExpiredBlob) as error:
         keys.open(blob, ttl_s=ttl_s, now=1_000_000 + age_s)

@@ -10,7 +10,8 @@ import { COLOURS, SWATCH, byCost, paymentGroup, touched } from "./council_of_fou
 /** @typedef {import("../page.js").Json} Json */
 
 // The server's descriptions in the rules' words: a bonus is "+2 coins", not "coins +2"
-// (engine/actions.py's keys: VP, coins, assistants, politics, nobility, main_action).
+// (engine/council_of_four_actions.py's keys: VP, coins, assistants, politics, nobility,
+// main_action).
 const BONUS_WORDS = /** @type {Record<string, string[]>} */ ({
   VP: ["VP", "VP"], coins: ["coin", "coins"], assistants: ["assistant", "assistants"],
   politics: ["politics card", "politics cards"], nobility: ["nobility step", "nobility steps"],

@@ -1,8 +1,8 @@
 """Compiled rules core of Council of Four.
 
-The game state is one C struct (see ``_core.pxd``). The rules functions below take a
+The game state is one C struct (see ``_council_of_four.pxd``). The rules functions below take a
 pointer to it, run without the GIL and never allocate, so the search can call them in
-its inner loop. ``State`` wraps the struct for Python.
+its inner loop. ``CouncilOfFourState`` wraps the struct for Python.
 """
 
 from libc.string cimport memcmp, memcpy, memset
@@ -16,8 +16,9 @@ import enum
 
 import numpy as np
 
-from council.engine import board as _board
+from council.engine import council_of_four_board as _board
 from council.engine._raw import raw_to_struct, struct_to_raw
+from council.engine.position import IllegalActionError
 
 cdef extern from *:
     """
@@ -28,8 +29,8 @@ cdef extern from *:
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
 
 # ---------------------------------------------------------------------------------------
-# Board tables (declared in _core.pxd, so the search reads the same ones), filled once
-# from council.engine.board at import.
+# Board tables (declared in _council_of_four.pxd, so the search reads the same ones), filled once
+# from council.engine.council_of_four_board at import.
 
 # Payments packed one byte per card kind (joker in byte 6), for the one-subtraction fit
 # test of legal_actions; PAY_SIZE_START[size] is the first payment of that size.
@@ -163,7 +164,7 @@ def _fill_rule_numbers(rules):
 
 def rule_numbers():
     """The rule numbers the core plays by, in the form of
-    ``council.engine.board.RULE_NUMBERS`` (which they are loaded from)."""
+    ``council.engine.council_of_four_board.RULE_NUMBERS`` (which they are loaded from)."""
     return {
         "start": {
             "coins": [START_COINS[i] for i in range(MAX_PLAYERS)],
@@ -192,7 +193,7 @@ _fill_tables()
 
 # ---------------------------------------------------------------------------------------
 # Seeds (next_random and random_below, splitmix64 over the state's rng word, are in
-# _core.pxd so that the search inlines them).
+# _council_of_four.pxd so that the search inlines them).
 
 cdef inline uint64_t mix_seed(uint64_t seed) noexcept nogil:
     cdef uint64_t r = seed
@@ -662,7 +663,7 @@ cdef bint is_legal(GameState* s, int action) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------------
-# Applying actions. The caller guarantees legality (State.apply checks it).
+# Applying actions. The caller guarantees legality (CouncilOfFourState.apply checks it).
 
 cdef void elect(GameState* s, int b, int colour, Trace* t) noexcept nogil:
     cdef int out = s.balcony[b][BALCONY_SIZE - 1]
@@ -1129,7 +1130,7 @@ cdef void determinize(GameState* s, uint64_t seed) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Python wrapper: the methods shared with The Council's position are in _position.pxi.
 
-from council.engine._core cimport State as _Position
+from council.engine._council_of_four cimport CouncilOfFourState as _Position
 
 ctypedef GameState _PositionStruct
 
@@ -1159,19 +1160,15 @@ cdef inline int _winners_mask(GameState* s) noexcept nogil:
 include "_position.pxi"
 
 
-class IllegalActionError(ValueError):
-    """An action that is not legal in the state it was applied to."""
-
-
 # Its one object member, the trace (bytes), refers to nothing: no GC tracking to pay for.
 @cython.no_gc
-cdef class State:
+cdef class CouncilOfFourState:
     """A Council of Four position: a full state, or one seat's view of it.
 
     It meets ``council.engine.position.Position``, the contract of both games' positions.
 
-    >>> from council.engine import GameConfig, State
-    >>> s = State.new_game(GameConfig(players=3), seed=7)
+    >>> from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+    >>> s = CouncilOfFourState.new_game(CouncilOfFourConfig(players=3), seed=7)
     >>> s.current_player, s.n_players, len(s.legal_actions()) > 0
     (0, 3, True)
     >>> t = s.clone(); t.apply(t.legal_actions()[0]); t == s
@@ -1182,12 +1179,12 @@ cdef class State:
 
     @classmethod
     def new_game(cls, config=None, seed=0):
-        """Set up a new game from a GameConfig (defaults if None) and an integer seed."""
-        from council.engine.config import GameConfig
+        """Set up a new game from a CouncilOfFourConfig (defaults if None) and an integer seed."""
+        from council.engine.council_of_four_config import CouncilOfFourConfig
         if config is None:
-            config = GameConfig()
+            config = CouncilOfFourConfig()
         config.validate()
-        cdef State st = State.__new__(State)
+        cdef CouncilOfFourState st = CouncilOfFourState.__new__(CouncilOfFourState)
         setup_game(&st.s, config.players, config.layout_index, config.max_coins,
                    config.assistant_supply, config.permit_tie_all_score,
                    config.nobility_bonus_on_pass, seed_word(seed))
@@ -1222,9 +1219,9 @@ cdef class State:
 
     @property
     def config(self):
-        from council.engine.config import GameConfig
-        from council.engine.board import LAYOUT_CODES
-        return GameConfig(
+        from council.engine.council_of_four_config import CouncilOfFourConfig
+        from council.engine.council_of_four_board import LAYOUT_CODES
+        return CouncilOfFourConfig(
             players=self.s.n_players,
             layout=LAYOUT_CODES[self.s.layout],
             max_coins=self.s.max_coins,
@@ -1277,20 +1274,20 @@ cdef class State:
         return self.decision()[0]
 
     def action_to_text(self, int action):
-        """The text form of an action id (``council.engine.actions.Action``'s), e.g.
+        """The text form of an action id (``council.engine.council_of_four_actions.Action``'s), e.g.
         ``'elect black coast'``; the same in every position."""
-        from council.engine.actions import Action
+        from council.engine.council_of_four_actions import Action
         return Action.from_id(action).to_text()
 
     def action_from_text(self, str text):
         """Inverse of action_to_text (ValueError naming the problem)."""
-        from council.engine.actions import Action
+        from council.engine.council_of_four_actions import Action
         return Action.from_text(text).id
 
     def problems(self):
         """Every consistency problem of this position as ``(field path, problem)`` pairs;
-        ``[]`` when it is consistent (``council.engine._status``)."""
-        from council.engine._status import problems
+        ``[]`` when it is consistent (``council.engine._council_of_four_status``)."""
+        from council.engine._council_of_four_status import problems
         return problems(self)
 
     # -- hidden information --------------------------------------------------------------
@@ -1315,7 +1312,7 @@ cdef class State:
         (ValueError), as by the other rules queries.
         """
         self._require_full("adjudicated")
-        cdef State st = _copy(self)
+        cdef CouncilOfFourState st = _copy(self)
         if not st.s.game_over:
             adjudicate(&st.s)
         return st
@@ -1337,30 +1334,34 @@ cdef class State:
     __reduce__ = _position_reduce
 
     def __eq__(self, other):
-        return _position_eq(self, other) if isinstance(other, State) else NotImplemented
+        if isinstance(other, CouncilOfFourState):
+            return _position_eq(self, other)
+        return NotImplemented
 
     def __hash__(self):
         _position_unhashable(self)
 
     def __str__(self):
-        from council.engine.render import render_state
+        from council.engine.render_council_of_four import render_state
         return render_state(self)
 
     def __repr__(self):
-        return (f"<State players={self.s.n_players} turn={self.s.turn} "
+        return (f"<CouncilOfFourState players={self.s.n_players} turn={self.s.turn} "
                 f"current={self.current_player} viewer={self.s.viewer}>")
 
 
-_name_methods(State)
+_name_methods(CouncilOfFourState)
 
 
 # ---------------------------------------------------------------------------------------
-# The core's numbering, for the Python layer (council.engine.actions, serialize, tests).
+# The core's numbering, for the Python layer (council.engine.council_of_four_actions,
+# serialize, tests).
 
 class Decision(enum.IntEnum):
     """The kinds of pending decision (the head of a state's queue is the one to take now),
     numbered as the core numbers them (``pending_kind`` in the raw form). A member's name
-    is its name in the JSON form and in ``State.decision()``; ``str()`` gives the name."""
+    is its name in the JSON form and in ``CouncilOfFourState.decision()``; ``str()`` gives the
+    name."""
 
     pay_permit = P_PAY_PERMIT  # pay the council of a permit tile; arg = region * 2 + slot
     pay_king = P_PAY_KING  # pay the king's council; arg = the destination city
@@ -1414,7 +1415,8 @@ _check_action_kinds()
 # The first id of each kind by name.
 ACTION_OFFSETS = {kind.name: kind.first for kind in ACTION_KINDS}
 NUM_ACTIONS = N_ACTIONS
-# The names of the trace's event kinds (EV_* in _core.pxd, in that order) and of the awards.
+# The names of the trace's event kinds (EV_* in _council_of_four.pxd, in that order) and of
+# the awards.
 EVENT_KINDS = ("action", "coins", "assistants", "draw", "main_actions", "elect", "acquire",
                "use_permit", "king_target", "engage", "change", "extra_main", "pay",
                "king_move", "build", "tenth_emporium", "token", "take_permit", "permit_bonus",

@@ -3,8 +3,8 @@
 # schema of a position: its protobuf JSON mapping is the engine's JSON form
 # (council.engine.serialize), and the service receives and sends it as is. Reading checks
 # what the struct could not hold (names, ranges, duplicates within a list, which parts a
-# view hides); the consistency of the whole position is council.engine._status.problems,
-# run on the loaded struct.
+# view hides); the consistency of the whole position is
+# council.engine._council_of_four_status.problems, run on the loaded struct.
 #
 # Paths in problems are GameState field paths (`players[1].coins`,
 # `board.face_up.coast.slot0`, `turn.pending[0].city`); `(root)` is the message itself.
@@ -12,20 +12,20 @@
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memset
 
-from council.engine._core cimport (
+from council.engine._council_of_four cimport (
     BALCONY_SIZE, MAX_EMPORIUMS, MAX_PLAYERS, N_BALCONIES, N_CARD_KINDS,
     N_CITIES, N_COLOURS, N_KING_TILES, N_REGIONS, N_TILES, N_TOKENS, NOBILITY_MAX,
-    P_PAY_KING, P_PAY_PERMIT, P_TOKEN_PAIR_SECOND, TILES_PER_REGION, GameState, State,
+    P_PAY_KING, P_PAY_PERMIT, P_TOKEN_PAIR_SECOND, TILES_PER_REGION, GameState, CouncilOfFourState,
     make_view,
 )
 
-from council.engine._status cimport state_problems
+from council.engine._council_of_four_status cimport state_problems
 
 from google.protobuf.descriptor import FieldDescriptor
 
-from council.engine import board as _board
-from council.engine._core import Decision
-from council.engine.config import GameConfig
+from council.engine import council_of_four_board as _board
+from council.engine._council_of_four import Decision
+from council.engine.council_of_four_config import CouncilOfFourConfig
 from council.v1 import council_of_four_pb2 as cof_pb
 from council.v1 import game_pb2 as pb
 
@@ -73,7 +73,7 @@ cdef tuple DECK_PATHS = tuple(f"board.permit_decks.{r}" for r in REGIONS)
 cdef tuple FACE_UP_PATHS = tuple(f"board.face_up.{r}" for r in REGIONS)
 cdef tuple PLAYER_PATHS = tuple(f"players[{p}]" for p in range(MAX_PLAYERS))
 cdef tuple PENDING_PATHS = tuple(f"turn.pending[{i}]" for i in range(MAX_PENDING_DECISIONS))
-CONFIG_FIELDS = tuple(GameConfig.__dataclass_fields__)
+CONFIG_FIELDS = tuple(CouncilOfFourConfig.__dataclass_fields__)
 # How each config field reads off the wire (its protobuf type).
 CONFIG_KINDS = tuple(pb.GameConfig.DESCRIPTOR.fields_by_name[f].type for f in CONFIG_FIELDS)
 cdef int TYPE_STRING = FieldDescriptor.TYPE_STRING
@@ -830,28 +830,28 @@ cdef inline int _popcount(uint64_t x) noexcept nogil:
 
 
 def _check_config(dict values):
-    """A GameConfig, or the [(field, problem)] list of what is wrong with `values`."""
+    """A CouncilOfFourConfig, or the [(field, problem)] list of what is wrong with `values`."""
     found = []
-    # GameConfig.validate stops at the first problem: check each field on its own.
+    # CouncilOfFourConfig.validate stops at the first problem: check each field on its own.
     for key, value in values.items():
         try:
-            GameConfig.from_dict({key: value})
+            CouncilOfFourConfig.from_dict({key: value})
         except ValueError as e:
             _, _, problem = str(e).partition(": ")
             found.append((key, problem or str(e)))
-    return found or GameConfig.from_dict(values)
+    return found or CouncilOfFourConfig.from_dict(values)
 
 
 def read_state(msg, int view_of=-1):
-    """``(state, problems)`` for a GameState message: the State (None if the message could
-    not be read) and every problem found as ``(field path, problem)``.
+    """``(state, problems)`` for a GameState message: the CouncilOfFourState (None if the
+    message could not be read) and every problem found as ``(field path, problem)``.
 
     Reading stops before the consistency checks when a field is unreadable or out of range,
     so that one typo does not cause a cascade of follow-on problems. With ``view_of`` set, a
     full state (no viewer) whose other seats' hands are missing is read as that seat's view:
     what the seat cannot know is dropped before the checks.
     """
-    cdef State st = State.__new__(State)
+    cdef CouncilOfFourState st = CouncilOfFourState.__new__(CouncilOfFourState)
     memset(&st.s, 0, sizeof(GameState))
     cdef _Reader reader = _Reader()
     reader.g = &st.s
@@ -885,7 +885,7 @@ cdef dict _cards(int16_t* counts):
     return {CARD_KINDS[k]: counts[k] for k in range(N_CARD_KINDS)}
 
 
-def write_state(State state):
+def write_state(CouncilOfFourState state):
     """The GameState message of a state or view (the inverse of read_state)."""
     cdef GameState* g = &state.s
     cdef int n = g.n_players, p, r, i, home = LAYOUT_KING_CITY[g.layout]

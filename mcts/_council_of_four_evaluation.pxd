@@ -4,7 +4,7 @@
 
 from libc.stdint cimport uint64_t
 
-from council.engine._core cimport GameState, MAX_PLAYERS
+from council.engine._council_of_four cimport GameState, MAX_PLAYERS
 
 cdef enum:
     N_FEATURES = 32

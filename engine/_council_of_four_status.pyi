@@ -1,9 +1,9 @@
-"""Type stubs for the compiled consistency check (engine/_status.pyx).
+"""Type stubs for the compiled consistency check (engine/_council_of_four_status.pyx).
 
 Kept in step with the extension by tests/test_stubs.py.
 """
 
-from council.engine._core import State
+from council.engine._council_of_four import CouncilOfFourState
 
 REGIONS: tuple[str, ...]
 COLOURS: tuple[str, ...]
@@ -12,4 +12,4 @@ CITIES: tuple[str, ...]
 BONUS_TILES: tuple[str, ...]
 KING_TILES: tuple[int, ...]
 
-def problems(state: State) -> list[tuple[str, str]]: ...
+def problems(state: CouncilOfFourState) -> list[tuple[str, str]]: ...

@@ -28,7 +28,7 @@ cdef enum:
     MAX_EMPORIUMS = 10
     N_PAYMENTS = 329         # multisets of 1..4 cards over the 7 card kinds
 
-# Action space: one fixed range of integers (documented in council.engine.actions).
+# Action space: one fixed range of integers (documented in council.engine.council_of_four_actions).
 cdef enum:
     A_END_TURN = 0
     A_ELECT = 1              # + balcony*6 + colour (main action, gains coins)
@@ -45,7 +45,7 @@ cdef enum:
     A_CHOOSE_PERMIT_BONUS = 560  # + tile (nobility space 14)
     N_ACTIONS = 605
 
-# Action kinds, in action-id order (council.engine.actions names them the same way).
+# Action kinds, in action-id order (council.engine.council_of_four_actions names them the same way).
 cdef enum:
     K_END_TURN = 0
     K_ELECT = 1
@@ -196,7 +196,7 @@ ctypedef struct GameState:
     int32_t action_count
     int8_t viewer                # -1: full state; else a view of that seat
 
-# Board tables, filled once from council.engine.board when _core is imported.
+# Board tables, filled once from council.engine.council_of_four_board when _core is imported.
 cdef int8_t CITY_REGION[N_CITIES]
 cdef int8_t LAYOUT_COLOUR[8][N_CITIES]          # -1 = king's city
 cdef int8_t LAYOUT_KING[8]
@@ -220,8 +220,9 @@ cdef int16_t START_COINS[MAX_PLAYERS]
 cdef int16_t START_ASSISTANTS[MAX_PLAYERS]
 
 
-# The rule numbers of board.json (council.engine.board.RULE_NUMBERS) besides the council
-# costs and starting resources above; _core.rule_numbers() gives them back in that form.
+# The rule numbers of board.json (council.engine.council_of_four_board.RULE_NUMBERS) besides
+# the council costs and starting resources above; _council_of_four.rule_numbers() gives them
+# back in that form.
 ctypedef struct RuleNumbers:
     int start_hand                       # politics cards dealt to each player
     int cards_per_kind[N_CARD_KINDS]     # politics cards of each colour, then jokers
@@ -280,6 +281,6 @@ cdef inline int king_travel_cost(GameState* s, int city) noexcept nogil:
     return RULES.king_cost_per_road * LAYOUT_DIST[s.layout][s.king_city][city]
 
 
-cdef class State:
+cdef class CouncilOfFourState:
     cdef GameState s
     cdef bytes _events       # the trace of the last apply on this object (None: none)

@@ -3,10 +3,10 @@ python-chess's ``Board.status()``.
 
 Contract
 --------
-``problems(state)`` (and ``state_problems(&gs)`` for Cython callers, see ``_status.pxd``)
-returns every consistency problem of a full state or a view as a list of
-``(field path, problem sentence)`` tuples, ``[]`` for a consistent position. The checks,
-their order, paths and sentences are those of the JSON reader's consistency pass
+``problems(state)`` (and ``state_problems(&gs)`` for Cython callers, see
+``_council_of_four_status.pxd``) returns every consistency problem of a full state or a view
+as a list of ``(field path, problem sentence)`` tuples, ``[]`` for a consistent position.
+The checks, their order, paths and sentences are those of the JSON reader's consistency pass
 (``_Reader._check``, ``_check_cards`` and ``_check_playable`` of the former
 ``council.engine.serialize``), run over the ``GameState`` struct instead of parsed dicts.
 
@@ -49,15 +49,15 @@ legal-action query included.
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
 
-from council.engine._core cimport (
-    GameState, State, legal_actions, determinize,
+from council.engine._council_of_four cimport (
+    GameState, CouncilOfFourState, legal_actions, determinize,
     N_CITIES, N_REGIONS, N_COLOURS, N_CARD_KINDS, JOKER, N_BALCONIES, BALCONY_SIZE, N_TILES,
     TILES_PER_REGION, N_CITY_COLOURS, N_BONUS_TILES, N_KING_TILES, MAX_EMPORIUMS, N_ACTIONS,
     P_PAY_PERMIT, P_PAY_KING, P_TOKEN_PAIR_SECOND,
     LAYOUT_COLOUR_MASK, REGION_MASK, TOKEN_HAS_NOBILITY, TILE_CITIES, TILE_NCITIES,
 )
 
-from council.engine import board as _board
+from council.engine import council_of_four_board as _board
 
 cdef extern from *:
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
@@ -498,7 +498,7 @@ cdef list state_problems(GameState* s):
     return out
 
 
-def problems(State state not None):
+def problems(CouncilOfFourState state not None):
     """Every consistency problem of ``state`` as ``(field path, problem)`` pairs, in a
     fixed order; ``[]`` when the position is consistent (see the module docstring)."""
     return state_problems(&state.s)

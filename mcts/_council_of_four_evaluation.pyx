@@ -14,8 +14,9 @@ from libc.math cimport exp, tanh
 from libc.stdint cimport int16_t, uint16_t, uint64_t
 from libc.string cimport memcpy
 
-from council.engine._core cimport (
-    GameState, State, legal_actions, apply_action, provisional_vp, end_awards, winners_mask,
+from council.engine._council_of_four cimport (
+    GameState, CouncilOfFourState, legal_actions, apply_action, provisional_vp, end_awards,
+    winners_mask,
     min_payment_cost, king_travel_cost, deal_hidden_hands, N_CARD_KINDS,
     MAX_PLAYERS, N_ACTIONS, N_CITIES, N_REGIONS, N_CITY_COLOURS, N_TILES, N_TOKENS,
     N_BONUS_KEYS, N_KING_TILES, KING_BALCONY, MAX_EMPORIUMS,
@@ -543,7 +544,7 @@ cdef int fill_policy_net(PolicyNet* net, object model) except -1:
     return 0
 
 
-def policy_priors_of(State state, actions, model):
+def policy_priors_of(CouncilOfFourState state, actions, model):
     """Priors of the given legal actions of a full state by a PolicyModel (the compiled
     computation the search uses; the numpy one in policy_model must agree)."""
     cdef PolicyNet net
@@ -631,7 +632,7 @@ cdef int expert_action(GameState* s, double* weights) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Python entry points.
 
-def features(State state):
+def features(CouncilOfFourState state):
     """Feature rows of a full state as a list of lists, one per seat."""
     cdef double rows[MAX_PLAYERS][N_FEATURES]
     if state.s.viewer >= 0:
@@ -640,7 +641,7 @@ def features(State state):
     return [[rows[p][i] for i in range(N_FEATURES)] for p in range(state.s.n_players)]
 
 
-def expert_choice(State world, weights):
+def expert_choice(CouncilOfFourState world, weights):
     """The expert's action in a full state with the given feature weights."""
     cdef double w[N_FEATURES]
     cdef int i
@@ -657,7 +658,7 @@ def expert_choice(State world, weights):
     return i
 
 
-def action_feature_rows(State state, actions):
+def action_feature_rows(CouncilOfFourState state, actions):
     """Feature rows (lists) of the given legal actions of the seat to move."""
     cdef double phi[N_ACTION_FEATURES]
     cdef int a
@@ -670,7 +671,7 @@ def action_feature_rows(State state, actions):
     return rows
 
 
-def redealt_win_chances_of(State state, int viewer, model, int redeals, seed):
+def redealt_win_chances_of(CouncilOfFourState state, int viewer, model, int redeals, seed):
     """Win chances of every seat of an unfinished full state as seat `viewer` sees it: the
     ValueModel's mean over `redeals` random deals (from `seed`) of what it cannot see."""
     cdef ValueNet net
@@ -687,7 +688,7 @@ def redealt_win_chances_of(State state, int viewer, model, int redeals, seed):
     return [win[p] for p in range(state.s.n_players)]
 
 
-def value_win_chances_of(State state, model):
+def value_win_chances_of(CouncilOfFourState state, model):
     """Win chances of every seat of an unfinished full state by a ValueModel (the compiled
     forward pass the search uses; the numpy one in value_model must agree)."""
     cdef ValueNet net
