@@ -21,6 +21,8 @@ const SQUEEZE_MIN = 0.65; // ...unless its letters would be narrower than this
 const SQUEEZE_LEAST = 0.5; // a text narrowed to leave room for its neighbour keeps this much
 const SPREAD_ROUNDS = 8; // of moving apart the texts that a larger drawing made overlap
 const OVERLAP_PX = 0.5; // texts closer than this on screen do not overlap
+const ROOM_MIN_PX = 360; // the least height of a desktop's board viewport...
+const ROOM_MARGIN_PX = 16; // ...which ends this far above the window's foot
 const zoom = {
   /** @type {number | null} */
   scale: null, // the user's
@@ -235,7 +237,7 @@ function partBox(id) {
  */
 function partZoom(box) {
   const viewport = $("board-viewport");
-  return Math.min(viewport.clientHeight / box.height, Math.max(viewport.clientWidth / box.width, PART_MIN));
+  return Math.min(roomHeight() / box.height, Math.max(viewport.clientWidth / box.width, PART_MIN));
 }
 
 /**
@@ -337,7 +339,18 @@ function nextTarget() {
 // The whole board in the viewport.
 function wholeBoardZoom() {
   const viewport = $("board-viewport");
-  return Math.min(viewport.clientWidth / zoom.width, viewport.clientHeight / zoom.height);
+  return Math.min(viewport.clientWidth / zoom.width, roomHeight() / zoom.height);
+}
+
+// The height the viewport gives the board: on a phone its own; on a desktop, where it takes
+// the board's height (no empty band below a board that the width limits), the most it may
+// grow to: the window's height below its top (--board-room, style.css's max-height).
+function roomHeight() {
+  const viewport = $("board-viewport");
+  const top = viewport.getBoundingClientRect().top + scrollY;
+  viewport.style.setProperty("--board-room", `${Math.max(ROOM_MIN_PX, innerHeight - top - ROOM_MARGIN_PX)}px`);
+  const most = parseFloat(getComputedStyle(viewport).maxHeight);
+  return Number.isFinite(most) ? most : viewport.clientHeight;
 }
 
 /**

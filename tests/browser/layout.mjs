@@ -6,7 +6,8 @@
 // HTML's, and the SVGs' as drawn: font size times the text's scale on screen, the SVG's zoom
 // and its groups' transforms included), where the first action button is, whether the seats'
 // panels are whole, and (Council of Four) where the actions are after a hint, whether the
-// whole board, the hand and the first action are in the window, and on a phone each part of
+// whole board (with no empty band below it), the hand and the first action are in the
+// window, and on a phone each part of
 // the board (its buttons above it) shown in turn: the targets then tappable (the element at a
 // target's centre on screen is the target), the smallest text, the status line and the hand;
 // in each of those views, every text's box (textLayout: none overlapping another, cut by its
@@ -162,12 +163,15 @@ const inWindow = (page, selector) => page.locator(selector).first().evaluate((el
   return box.width > 0 && box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth;
 });
 
-// The board's SVG whole in its viewport (no scrolling needed to see any of it).
+// The board's SVG whole in its viewport (no scrolling needed to see any of it), and the
+// empty band below it in the viewport (px).
 const boardFits = (page) => page.evaluate(() => {
   const viewport = document.getElementById("board-viewport");
   const svg = document.querySelector("#board svg").getBoundingClientRect();
   return svg.width <= viewport.clientWidth + 1 && svg.height <= viewport.clientHeight + 1;
 });
+const bandBelowBoard = (page) => page.evaluate(() =>
+  document.getElementById("board-viewport").clientHeight - document.querySelector("#board svg").getBoundingClientRect().height);
 
 // The targets a tap reaches now: on screen, and the element at the centre of each is it.
 const tappable = (page) => page.evaluate(() => [...document.querySelectorAll("[data-piece].target")].filter((piece) => {
@@ -234,6 +238,7 @@ await withPage(base, async (page, seen) => {
     await page.locator("#player-panels .panel").nth(3).waitFor();
     const four = await layout(page, size, "council-of-four");
     four.boardFits = await boardFits(page);
+    four.bandBelowBoard = await bandBelowBoard(page);
     four.handInWindow = await inWindow(page, "#own-area");
     four.hand = await page.locator("#own-area").textContent();
     four.actionInWindow = await inWindow(page, BUTTONS);

@@ -13,7 +13,8 @@ seats), every target of the move tappable once its part's button is tapped (two 
 text >= 11 px, the status line and the hand in sight, in each part. Every text shown whole,
 in every game at every size and in each part: its box (as laid out, the SVGs' texts drawn
 larger included) overlapping no other text's, not cut by its container and under no shape
-drawn over it. Kuhn poker played as a match of two hands: the seat's own card face up and the
+drawn over it; and on a desktop the board's viewport no taller than the board (no empty band
+below it). Kuhn poker played as a match of two hands: the seat's own card face up and the
 other's face down until a showdown (checked against the sealed blob's full state), the pot,
 the betting, whose turn, and the match's chips per seat carried by "Next hand" and kept
 across a reload.
@@ -82,6 +83,8 @@ def test_the_page_fits_every_screen_with_readable_text(node, chromium, page_addr
             # The whole board in sight at the default zoom, with the first action: every
             # target on the board a tap away (the seats' own, in their panels below, apart).
             assert four["boardFits"] and four["actionInWindow"], where
+            # The viewport as tall as the board that its width scales: no empty band.
+            assert 0 <= four["bandBelowBoard"] <= 2, (where, four["bandBelowBoard"])
             on_board = {t for t in four["targets"] if not t.startswith(("seat-", "permit-"))}
             assert on_board and on_board <= set(four["tappable"]), where
         assert len(four["panels"]) == 4
