@@ -139,10 +139,12 @@ function spreadApart(svg, texts) {
         if (at < after || (outline && boxWithin(a, b))) continue;
         const across = Math.min(a.right, b.right) - Math.max(a.left, b.left);
         const high = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-        // (A mark's edge along a text, above or below it, hides a line of it at most.)
-        if (across <= OVERLAP_PX || high <= OVERLAP_PX || (outline && high <= across)) continue;
+        if (across <= OVERLAP_PX || high <= OVERLAP_PX) continue;
+        // Beside the shape (its middle within the shape's height): narrowed; else moved off.
+        const beside = a.top + a.bottom > 2 * b.top && a.top + a.bottom < 2 * b.bottom;
+        if (outline && !beside) continue; // (a mark's edge along a text hides a line of it at most)
         moved = true;
-        if (high > across) narrower[i] = Math.max(narrower[i], across + OVERLAP_PX);
+        if (beside) narrower[i] = Math.max(narrower[i], across + OVERLAP_PX);
         else if (a.top + a.bottom <= b.top + b.bottom) up[i] = Math.max(up[i], high + OVERLAP_PX);
         else down[i] = Math.max(down[i], high + OVERLAP_PX);
       }
