@@ -26,8 +26,11 @@ const LAST_MOVE_MS = 3000; // how long a move stays marked on the board
 
 // What this file knows of the position on show: the targets of the seat to move (piece id
 // -> {label, actions}), the piece holding the tab stop, the last move's pieces.
+/** @typedef {{seat: number, ids: string[], until: number, played: number}} LastMove */
 const shown = {
-  targets: new Map(), drawings: new Map(), stop: null, lastMove: null, lastTimer: 0, opener: null,
+  targets: new Map(), drawings: new Map(), stop: null, lastTimer: 0, opener: null,
+  /** @type {LastMove | null} */
+  lastMove: null,
   active: false, // the board on show is this game's (drawn, until the view is left)
 };
 
@@ -190,8 +193,8 @@ export function drawn() {
     panel.setAttribute("aria-label", seatWords(game.state, Number(panel.parentElement?.dataset.seat ?? seat)));
   });
   // (Marked again on the same position only: not after Undo took the move back.)
-  const fresh = shown.lastMove && Date.now() < shown.lastMove.until;
-  if (fresh && shown.lastMove.played === ((game.state.turn || {}).actionCount || 0)) markLastMove();
+  const last = shown.lastMove;
+  if (last && Date.now() < last.until && last.played === ((game.state.turn || {}).actionCount || 0)) markLastMove();
 }
 
 // The button of a piece: a transparent rectangle over its drawing (a city's disc and name),
@@ -222,11 +225,12 @@ function layButton(key, element) {
 
 // The legal actions of the human seat to move: each piece they are about is a target.
 export function turn(actions) {
-  if (!ours() || !svg()) return;
+  if (!ours() || !svg() || !game.turn) return;
+  const seat = game.turn.seat;
   shown.targets = new Map();
   for (const action of actions) {
-    let id = targetOf(action, game.turn.seat);
-    if (!piece(id)) id = `seat-${game.turn.seat}`;
+    let id = targetOf(action, seat);
+    if (!piece(id)) id = `seat-${seat}`;
     if (!shown.targets.has(id)) shown.targets.set(id, { actions: [] });
     shown.targets.get(id).actions.push(action);
   }
@@ -350,7 +354,7 @@ function play(actionId) {
   if (!myTurn()) return;
   holdFocus(); // (before the chooser, which may have the focus, goes)
   closeChooser(false);
-  game.turn.play(actionId);
+  game.turn?.play(actionId);
 }
 
 // -- the chooser ------------------------------------------------------------------------
@@ -501,6 +505,7 @@ export function moved(seat, action) {
 function markLastMove() {
   clearMarks("mark-last");
   clearTimeout(shown.lastTimer);
+  if (!shown.lastMove) return;
   const { seat, ids, until } = shown.lastMove;
   for (const id of ids) {
     const mark = ring(piece(id), `mark-last seat-${seat}`, 12);
