@@ -2,9 +2,10 @@
 // seats' panels (g.player, in a row below the board) shown apart, each a small SVG of its own
 // that the page reflows (side by side on a desktop, one above the other on a phone); the
 // board's SVG is cropped above them. No text is drawn below READABLE_PX at any zoom: a text
-// smaller than that on screen is drawn larger (legible). The default zoom shows the whole
-// board where it is at least WHOLE_MIN of its size (a desktop); on a phone, one part of it
-// across the viewport's width (the view's first board part). The parts (a view's
+// smaller than that on screen is drawn larger (legible), and moved apart from the texts and
+// shapes it would then run into (spreadApart). The default zoom shows the whole board where
+// it is at least WHOLE_MIN of its size (a desktop, whose viewport is then as tall as the
+// board); on a phone, one part of it across the viewport's width (the view's first part). The parts (a view's
 // `boardParts`: the groups of the SVG, the seats' panels) are a row of buttons, each telling
 // how many targets of the move to make it holds, that bring the part into view; "Next
 // target" brings each target in turn. The user's zoom, once chosen, stays from move to move.
@@ -18,8 +19,8 @@ const PART_MIN = 0.8; // a part wider than the viewport at this zoom is panned a
 const PANELS = "panels"; // a part that is the seats' panels, not a group of the board's SVG
 const WIDER_MAX = 1.3; // a text drawn larger runs at most this much wider than it was drawn...
 const SQUEEZE_MIN = 0.65; // ...unless its letters would be narrower than this
-const SQUEEZE_LEAST = 0.5; // a text narrowed to leave room for its neighbour keeps this much
-const SPREAD_ROUNDS = 8; // of moving apart the texts that a larger drawing made overlap
+const SQUEEZE_LEAST = 0.5; // a text narrowed to make room keeps this much of its letters' width
+const SPREAD_ROUNDS = 8; // rounds of moving apart the texts that a larger drawing made overlap
 const OVERLAP_PX = 0.5; // texts closer than this on screen do not overlap
 const ROOM_MIN_PX = 360; // the least height of a desktop's board viewport...
 const ROOM_MARGIN_PX = 16; // ...which ends this far above the window's foot
