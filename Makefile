@@ -47,6 +47,7 @@ lint: $(STAMP) $(WEB_TOOLS)
 	mkdir -p build/mypy/council && for d in engine mcts learning server ladder proto/council/v1; do ln -sfn "$(CURDIR)/$$d" build/mypy/council/$${d##*/}; done && $(VENV)/bin/mypy
 	node_modules/.bin/eslint server/web
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
+	node_modules/.bin/tsc --noEmit -p tsconfig.strict.json
 
 # Bounds checks and the undefined-behaviour sanitizer on, built apart from the main build.
 debug-build: $(STAMP)

@@ -101,6 +101,24 @@ def _render_svg(state: Any) -> str:
     return render_svg(state)
 
 
+def _info() -> dict[str, Any]:
+    """Its facts (GameInfo's member ``council_of_four``): the names its actions' numbers
+    stand for, the names of its SVG's pieces too, and the colours that SVG draws the cards in."""
+    from council.engine import council_of_four_board as board
+    from council.engine.council_of_four_actions import BALCONY_NAMES
+    from council.engine.council_of_four_svg import CARD_FILL
+
+    return {
+        "council_of_four": {
+            "regions": list(board.REGIONS),
+            "balconies": list(BALCONY_NAMES),
+            "cities": list(board.CITY_NAMES),
+            "colours": list(board.COUNCILLOR_COLOURS),
+            "card_fills": {colour: CARD_FILL[colour] for colour in board.COUNCILLOR_COLOURS},
+        }
+    }
+
+
 def _action_ranges() -> tuple[tuple[int, int, int], ...]:
     from council.engine.council_of_four_actions import ACTION_KIND_TO_PROTO, ActionKind
 
@@ -131,7 +149,7 @@ GAME = register(
         describe=_describe,
         render_text=_render_text,
         render_svg=_render_svg,
-        info=dict,  # nothing beyond the common facts
+        info=_info,
         progress=lambda state: f"turn {state.turn:3d}",
         routine=lambda state, action: action == 0,  # the end of a turn
         effects=_effects,

@@ -2,9 +2,10 @@
 // seats' panels (g.player, in a row below the board) shown apart, each a small SVG of its own
 // that the page reflows (side by side on a desktop, one above the other on a phone); the
 // board's SVG is cropped above them. No text is drawn below READABLE_PX at any zoom: a text
-// smaller than that on screen is drawn larger (legible). The default zoom shows the whole
-// board where it is at least WHOLE_MIN of its size (a desktop); on a phone, one part of it
-// across the viewport's width (the view's first board part). The parts (a view's
+// smaller than that on screen is drawn larger (legible), and moved apart from the texts and
+// shapes it would then run into (spreadApart). The default zoom shows the whole board where
+// it is at least WHOLE_MIN of its size (a desktop, whose viewport is then as tall as the
+// board); on a phone, one part of it across the viewport's width (the view's first part). The parts (a view's
 // `boardParts`: the groups of the SVG, the seats' panels) are a row of buttons, each telling
 // how many targets of the move to make it holds, that bring the part into view; "Next
 // target" brings each target in turn. The user's zoom, once chosen, stays from move to move.
@@ -18,6 +19,11 @@ const PART_MIN = 0.8; // a part wider than the viewport at this zoom is panned a
 const PANELS = "panels"; // a part that is the seats' panels, not a group of the board's SVG
 const WIDER_MAX = 1.3; // a text drawn larger runs at most this much wider than it was drawn...
 const SQUEEZE_MIN = 0.65; // ...unless its letters would be narrower than this
+const SQUEEZE_LEAST = 0.5; // a text narrowed to make room keeps this much of its letters' width
+const SPREAD_ROUNDS = 8; // rounds of moving apart the texts that a larger drawing made overlap
+const OVERLAP_PX = 0.5; // texts closer than this on screen do not overlap
+const ROOM_MIN_PX = 360; // the least height of a desktop's board viewport...
+const ROOM_MARGIN_PX = 16; // ...which ends this far above the window's foot
 const zoom = {
   /** @type {number | null} */
   scale: null, // the user's
@@ -34,21 +40,20 @@ const zoom = {
  * under (its size on screen: its font size times its screen matrix's scale); its own size
  * (the SVG's font-size) where that is enough. A text made much larger keeps to a little more
  * than its own width (its letters narrowed, down to SQUEEZE_MIN of their width), so that it
- * runs less over its neighbours.
+ * runs less over its neighbours; those it still runs over are then moved apart (spreadApart).
  * @param {SVGSVGElement} svg
  */
 function legible(svg) {
-  for (const text of svg.querySelectorAll("text")) {
+  const texts = [...svg.querySelectorAll("text")];
+  for (const text of texts) {
     if (text.dataset.size === undefined) {
       text.dataset.size = String(parseFloat(getComputedStyle(text).fontSize) || 0);
       text.dataset.width = String(text.textContent.trim() ? text.getComputedTextLength() : 0);
     }
+    text.removeAttribute("dy");
     const own = Number(text.dataset.size);
-    const matrix = text.getScreenCTM();
-    const perUnit = matrix ? Math.hypot(matrix.a, matrix.b) : 1;
-    const least = READABLE_PX / (perUnit || 1);
-    const larger = own && own < least ? least / own : 1;
-    text.style.fontSize = larger > 1 ? `${least.toFixed(2)}px` : "";
+    const larger = own ? Math.max(1, READABLE_PX / (perUnit(text) || 1) / own) : 1;
+    text.style.fontSize = larger > 1 ? `${(own * larger).toFixed(2)}px` : "";
     const width = Number(text.dataset.width);
     if (larger > WIDER_MAX && width > 0) {
       text.setAttribute("textLength", (width * Math.max(WIDER_MAX, larger * SQUEEZE_MIN)).toFixed(1));
@@ -57,6 +62,127 @@ function legible(svg) {
       text.removeAttribute("textLength");
       text.removeAttribute("lengthAdjust");
     }
+  }
+  spreadApart(svg, texts);
+}
+
+// An SVG's shapes: those that paint (paints) may hide a text drawn before them.
+const PAINTED = "rect, circle, ellipse, polygon, path, image, use";
+
+/**
+ * What a shape paints: "fill", an "outline" (a rectangle's stroke alone: a mark around a
+ * piece, which hides only the texts it runs across), or "" (the pieces' buttons laid over
+ * the drawings, transparent).
+ * @param {Element} shape
+ */
+function paints(shape) {
+  if (shape.closest("defs, clipPath, mask, pattern, marker, symbol")) return "";
+  const style = getComputedStyle(shape);
+  if (Number(style.opacity) === 0 || style.visibility === "hidden") return "";
+  if (style.fill !== "none" && Number(style.fillOpacity) > 0) return "fill";
+  return shape.tagName === "rect" && style.stroke !== "none" ? "outline" : "";
+}
+
+/**
+ * Whether box `a` lies within box `b`.
+ * @param {DOMRect} a
+ * @param {DOMRect} b
+ */
+const boxWithin = (a, b) => a.left >= b.left && a.right <= b.right && a.top >= b.top && a.bottom <= b.bottom;
+
+/**
+ * The screen's pixels per unit of a text's own coordinates (its transforms and the zoom).
+ * @param {SVGGraphicsElement} element
+ */
+function perUnit(element) {
+  const matrix = element.getScreenCTM();
+  return matrix ? Math.hypot(matrix.a, matrix.b) : 1;
+}
+
+/**
+ * The texts drawn larger (legible) that now run into another text, or under a shape painted
+ * after them (a council's box beside its label), moved apart: one above the other, each text
+ * moves half the overlap away (the whole of it from a shape; the larger the overlap, the
+ * more rounds); side by side, a text drawn larger is narrowed (down to SQUEEZE_LEAST of its
+ * letters' width). A text drawn twice at one place (a white halo under it) moves as one.
+ * @param {SVGSVGElement} svg
+ * @param {SVGTextElement[]} texts
+ */
+function spreadApart(svg, texts) {
+  /** @type {SVGTextElement[][]} */
+  const units = [];
+  for (const text of texts) {
+    const last = units.at(-1)?.at(-1);
+    const halo = last && last.nextElementSibling === text && last.textContent === text.textContent
+      && ["x", "y"].every((a) => last.getAttribute(a) === text.getAttribute(a));
+    if (halo) units[units.length - 1].push(text);
+    else if (text.textContent.trim()) units.push([text]);
+  }
+  const larger = units.map((unit) => unit[0].style.fontSize !== "");
+  if (!larger.some(Boolean)) return;
+  // The shapes that paint, each with its place in the drawing order (a later one on top).
+  const drawn = [...svg.querySelectorAll(`text, ${PAINTED}`)];
+  const order = new Map(drawn.map((element, i) => [element, i]));
+  const shapes = drawn.map((shape) => ({ shape, paint: shape.tagName === "text" ? "" : paints(shape) }))
+    .filter(({ paint }) => paint)
+    .map(({ shape, paint }) => ({ at: order.get(shape) ?? 0, box: shape.getBoundingClientRect(), outline: paint === "outline" }));
+  for (let round = 0; round < SPREAD_ROUNDS; round++) {
+    const boxes = units.map((unit) => /** @type {SVGTextElement} */ (unit.at(-1)).getBoundingClientRect());
+    const up = units.map(() => 0);
+    const down = units.map(() => 0);
+    const narrower = units.map(() => 0);
+    let moved = false;
+    units.forEach((unit, i) => {
+      if (!larger[i]) return;
+      const a = boxes[i];
+      const after = order.get(/** @type {SVGTextElement} */ (unit.at(-1))) ?? 0;
+      for (const { at, box: b, outline } of shapes) {
+        if (at < after || (outline && boxWithin(a, b))) continue;
+        const across = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const high = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (across <= OVERLAP_PX || high <= OVERLAP_PX) continue;
+        // Beside the shape (its middle within the shape's height): narrowed; else moved off.
+        const beside = a.top + a.bottom > 2 * b.top && a.top + a.bottom < 2 * b.bottom;
+        if (outline && !beside) continue; // (a mark's edge along a text hides a line of it at most)
+        moved = true;
+        if (beside) narrower[i] = Math.max(narrower[i], across + OVERLAP_PX);
+        else if (a.top + a.bottom <= b.top + b.bottom) up[i] = Math.max(up[i], high + OVERLAP_PX);
+        else down[i] = Math.max(down[i], high + OVERLAP_PX);
+      }
+    });
+    for (let i = 0; i < units.length; i++) {
+      for (let j = i + 1; j < units.length; j++) {
+        if (!larger[i] && !larger[j]) continue; // (as the server drew them)
+        const [a, b] = [boxes[i], boxes[j]];
+        const across = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const high = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (across <= OVERLAP_PX || high <= OVERLAP_PX) continue;
+        moved = true;
+        if (high <= across) {
+          const [above, below] = a.top + a.bottom <= b.top + b.bottom ? [i, j] : [j, i];
+          up[above] = Math.max(up[above], high / 2 + OVERLAP_PX);
+          down[below] = Math.max(down[below], high / 2 + OVERLAP_PX);
+        } else {
+          const both = larger[i] && larger[j] ? 2 : 1;
+          for (const k of [i, j]) if (larger[k]) narrower[k] = Math.max(narrower[k], across / both + OVERLAP_PX);
+        }
+      }
+    }
+    if (!moved) return;
+    units.forEach((unit, k) => {
+      const scale = perUnit(unit[0]) || 1;
+      const shift = (down[k] - up[k]) / scale;
+      const width = narrower[k] ? Math.max(
+        Number(unit[0].dataset.width) * (parseFloat(unit[0].style.fontSize) / Number(unit[0].dataset.size)) * SQUEEZE_LEAST,
+        boxes[k].width / scale - narrower[k] / scale) : 0;
+      for (const text of unit) {
+        if (shift) text.setAttribute("dy", (Number(text.getAttribute("dy") || 0) + shift).toFixed(2));
+        if (width) {
+          text.setAttribute("textLength", width.toFixed(1));
+          text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+        }
+      }
+    });
   }
 }
 
@@ -114,7 +240,7 @@ function partBox(id) {
  */
 function partZoom(box) {
   const viewport = $("board-viewport");
-  return Math.min(viewport.clientHeight / box.height, Math.max(viewport.clientWidth / box.width, PART_MIN));
+  return Math.min(roomHeight() / box.height, Math.max(viewport.clientWidth / box.width, PART_MIN));
 }
 
 /**
@@ -216,7 +342,18 @@ function nextTarget() {
 // The whole board in the viewport.
 function wholeBoardZoom() {
   const viewport = $("board-viewport");
-  return Math.min(viewport.clientWidth / zoom.width, viewport.clientHeight / zoom.height);
+  return Math.min(viewport.clientWidth / zoom.width, roomHeight() / zoom.height);
+}
+
+// The height the viewport gives the board: on a phone its own; on a desktop, where it takes
+// the board's height (no empty band below a board that the width limits), the most it may
+// grow to: the window's height below its top (--board-room, style.css's max-height).
+function roomHeight() {
+  const viewport = $("board-viewport");
+  const top = viewport.getBoundingClientRect().top + scrollY;
+  viewport.style.setProperty("--board-room", `${Math.max(ROOM_MIN_PX, innerHeight - top - ROOM_MARGIN_PX)}px`);
+  const most = parseFloat(getComputedStyle(viewport).maxHeight);
+  return Number.isFinite(most) ? most : viewport.clientHeight;
 }
 
 /**

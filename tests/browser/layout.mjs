@@ -6,9 +6,13 @@
 // HTML's, and the SVGs' as drawn: font size times the text's scale on screen, the SVG's zoom
 // and its groups' transforms included), where the first action button is, whether the seats'
 // panels are whole, and (Council of Four) where the actions are after a hint, whether the
-// whole board, the hand and the first action are in the window, and on a phone each part of
+// whole board (with no empty band below it), the hand and the first action are in the
+// window, and on a phone each part of
 // the board (its buttons above it) shown in turn: the targets then tappable (the element at a
-// target's centre on screen is the target), the smallest text, the status line and the hand. Kuhn poker's table at each size too (no zoom tools, text >= 11 px), and
+// target's centre on screen is the target), the smallest text, the status line and the hand;
+// in each of those views, every text's box (textLayout: none overlapping another, cut by its
+// container or under a shape drawn over it). Kuhn poker's table at each size too (no zoom
+// tools, text >= 11 px), and
 // at 1440x900 a match of two hands: the cards (each blob kept, for the test to open), the pot,
 // the betting, "Next hand" and the match's chips, kept across a reload.
 // Writes layout-GAME-WxH.png (and kuhn-poker-showdown-WxH.png at 390x844 and 1440x900) into
@@ -50,18 +54,124 @@ export function textSizes(page) {
   });
 }
 
+// Every text the page shows as laid out (the HTML's text nodes, the SVGs' texts), by its box
+// on screen: `overlaps`, the pairs of texts whose boxes overlap (but a text and its halo,
+// drawn twice at one place, and a bar kept in sight, sticky, over the page that scrolls under
+// it); `cut`, the texts cut by a container that does not scroll to show the rest (overflow
+// hidden, an SVG's edge; a text scrolled wholly out of sight is not shown, not cut); and
+// `covered`, an SVG's texts under a shape painted after them (a council's box over the end of
+// its label). The count of texts measured too.
+export function textLayout(page) {
+  return page.evaluate(() => {
+    const TOLERANCE = 1; // px: boxes that touch are not overlapping
+    // The part of `box` that the containers of `node` let show (overflow other than
+    // visible, an SVG's viewport), and whether a container that cannot scroll to show the
+    // rest cut it.
+    const clipOf = (node, box) => {
+      let [left, top, right, bottom] = [box.left, box.top, box.right, box.bottom];
+      let cut = false;
+      for (let el = node.parentElement; el && el !== document.documentElement; el = el.parentElement) {
+        const style = getComputedStyle(el);
+        const isSvg = el instanceof SVGSVGElement;
+        if (!isSvg && style.overflowX === "visible" && style.overflowY === "visible") continue;
+        const clip = el.getBoundingClientRect();
+        const inner = isSvg ? clip : {
+          left: clip.left + el.clientLeft, top: clip.top + el.clientTop,
+          right: clip.left + el.clientLeft + el.clientWidth, bottom: clip.top + el.clientTop + el.clientHeight,
+        };
+        const scrollsX = !isSvg && el.scrollWidth > el.clientWidth + 1 && style.overflowX !== "hidden" && style.overflowX !== "clip";
+        const scrollsY = !isSvg && el.scrollHeight > el.clientHeight + 1 && style.overflowY !== "hidden" && style.overflowY !== "clip";
+        const n = [Math.max(left, inner.left), Math.max(top, inner.top), Math.min(right, inner.right), Math.min(bottom, inner.bottom)];
+        if (n[2] - n[0] <= 0 || n[3] - n[1] <= 0) return null; // (scrolled out of sight, or hidden)
+        if ((!scrollsX && (n[0] > left + TOLERANCE || n[2] < right - TOLERANCE))
+          || (!scrollsY && (n[1] > top + TOLERANCE || n[3] < bottom - TOLERANCE))) cut = true;
+        [left, top, right, bottom] = n;
+      }
+      return { left, top, right, bottom, cut };
+    };
+    const overlay = (el) => {
+      for (let e = el; e; e = e.parentElement) {
+        const position = getComputedStyle(e).position;
+        if (position === "sticky" || position === "fixed") return e;
+      }
+      return null;
+    };
+    const texts = [];
+    const add = (node, box, where, text) => {
+      if (box.width < 1 || box.height < 1) return;
+      const shown = clipOf(node, box);
+      if (!shown || shown.bottom < 0 || shown.right < 0) return;
+      const el = node.nodeType === 3 ? node.parentElement : node;
+      texts.push({ node, where, text: text.slice(0, 40), box: shown, cut: shown.cut, overlay: overlay(el) });
+    };
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement;
+      if (!node.textContent.trim() || !el || el.closest("svg, script, style, .visually-hidden")) continue;
+      if (!el.checkVisibility({ visibilityProperty: true })) continue; // (a closed <details>' content too)
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const box of range.getClientRects()) add(node, box, el.tagName.toLowerCase(), node.textContent.trim());
+    }
+    for (const text of document.querySelectorAll("svg text")) {
+      if (!text.textContent.trim() || !text.checkVisibility({ visibilityProperty: true })) continue;
+      if (text.closest(".visually-hidden")) continue;
+      const where = text.closest("#board") ? "board svg" : "panel svg";
+      add(text, text.getBoundingClientRect(), where, text.textContent.trim());
+    }
+    // An SVG's text under a shape filled after it (on top). (A mark's outline around a piece,
+    // a stroke alone, hides none of the texts it runs along.)
+    const fills = (shape) => {
+      if (shape.closest("defs, clipPath, mask, pattern, marker, symbol")) return false;
+      const style = getComputedStyle(shape);
+      return Number(style.opacity) > 0 && style.visibility !== "hidden" && style.fill !== "none" && Number(style.fillOpacity) > 0;
+    };
+    const covered = [];
+    for (const svg of document.querySelectorAll("svg")) {
+      const drawn = [...svg.querySelectorAll("text, rect, circle, ellipse, polygon, path, image, use")];
+      const shapes = drawn.map((el, i) => [el, i]).filter(([el]) => el.tagName !== "text" && fills(el))
+        .map(([el, i]) => [el, i, el.getBoundingClientRect()]);
+      drawn.forEach((text, i) => {
+        const box = text.tagName === "text" && texts.find((t) => t.node === text)?.box;
+        if (!box) return;
+        const over = shapes.find(([, j, at]) => j > i
+          && Math.min(box.right, at.right) - Math.max(box.left, at.left) > TOLERANCE
+          && Math.min(box.bottom, at.bottom) - Math.max(box.top, at.top) > TOLERANCE);
+        if (over) covered.push([`${texts.find((t) => t.node === text).where}: ${text.textContent.trim().slice(0, 30)}`, `${over[0].tagName} of ${over[0].closest("[id]")?.id || "the svg"}`]);
+      });
+    }
+    const overlaps = [];
+    for (let i = 0; i < texts.length; i++) {
+      for (let j = i + 1; j < texts.length; j++) {
+        const [a, b] = [texts[i], texts[j]];
+        if (a.overlay !== b.overlay) continue; // (a bar kept in sight over the page that scrolls under it)
+        const same = ["left", "top", "right", "bottom"].every((side) => Math.abs(a.box[side] - b.box[side]) < 1);
+        if (same && a.text === b.text) continue; // (a text on its halo: drawn twice)
+        const width = Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left);
+        const height = Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top);
+        if (width > TOLERANCE && height > TOLERANCE) overlaps.push([`${a.where}: ${a.text}`, `${b.where}: ${b.text}`, Math.round(width), Math.round(height)]);
+      }
+    }
+    const cut = texts.filter((t) => t.cut).map((t) => `${t.where}: ${t.text}`);
+    return { measured: texts.length, overlaps, cut, covered };
+  });
+}
+
 // Whether an element's box is inside the window.
 const inWindow = (page, selector) => page.locator(selector).first().evaluate((element) => {
   const box = element.getBoundingClientRect();
   return box.width > 0 && box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth;
 });
 
-// The board's SVG whole in its viewport (no scrolling needed to see any of it).
+// The board's SVG whole in its viewport (no scrolling needed to see any of it), and the
+// empty band below it in the viewport (px).
 const boardFits = (page) => page.evaluate(() => {
   const viewport = document.getElementById("board-viewport");
   const svg = document.querySelector("#board svg").getBoundingClientRect();
   return svg.width <= viewport.clientWidth + 1 && svg.height <= viewport.clientHeight + 1;
 });
+const bandBelowBoard = (page) => page.evaluate(() =>
+  document.getElementById("board-viewport").clientHeight - document.querySelector("#board svg").getBoundingClientRect().height);
 
 // The targets a tap reaches now: on screen, and the element at the centre of each is it.
 const tappable = (page) => page.evaluate(() => [...document.querySelectorAll("[data-piece].target")].filter((piece) => {
@@ -83,6 +193,7 @@ async function boardParts(page, size) {
       pageWidth: (await overflow(page)).pageWidth,
       statusInWindow: await inWindow(page, "#game-status"),
       handInWindow: await inWindow(page, "#own-area"),
+      textLayout: await textLayout(page),
     };
     await page.screenshot({ path: join(shots, `layout-part-${part}-${size[0]}x${size[1]}.png`) });
   }
@@ -107,6 +218,7 @@ async function layout(page, size, game) {
     return { left: box.left, right: box.right, width: box.width, height: box.height };
   }));
   seen.zoom = await page.locator("#board").getAttribute("data-zoom");
+  seen.textLayout = await textLayout(page);
   await page.screenshot({ path: join(shots, `layout-${game}-${size[0]}x${size[1]}.png`) });
   return seen;
 }
@@ -126,6 +238,7 @@ await withPage(base, async (page, seen) => {
     await page.locator("#player-panels .panel").nth(3).waitFor();
     const four = await layout(page, size, "council-of-four");
     four.boardFits = await boardFits(page);
+    four.bandBelowBoard = await bandBelowBoard(page);
     four.handInWindow = await inWindow(page, "#own-area");
     four.hand = await page.locator("#own-area").textContent();
     four.actionInWindow = await inWindow(page, BUTTONS);

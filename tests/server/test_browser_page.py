@@ -10,10 +10,14 @@ where they were after a hint, the seats' panels whole, no zoom tools for Kuhn po
 of Four on a desktop: the whole board in sight at the default zoom, the hand and the first
 action too; on a phone, its board shown a part at a time (the regions, the king's board, the
 seats), every target of the move tappable once its part's button is tapped (two taps), the
-text >= 11 px, the status line and the hand in sight, in each part. Kuhn poker played as a
-match of two hands: the seat's own card face up and the other's face down until a showdown
-(checked against the sealed blob's full state), the pot, the betting, whose turn, and the
-match's chips per seat carried by "Next hand" and kept across a reload.
+text >= 11 px, the status line and the hand in sight, in each part. Every text shown whole,
+in every game at every size and in each part: its box (as laid out, the SVGs' texts drawn
+larger included) overlapping no other text's, not cut by its container and under no shape
+drawn over it; and on a desktop the board's viewport no taller than the board (no empty band
+below it). Kuhn poker played as a match of two hands: the seat's own card face up and the
+other's face down until a showdown (checked against the sealed blob's full state), the pot,
+the betting, whose turn, and the match's chips per seat carried by "Next hand" and kept
+across a reload.
 
 Never losing a game: the Bot speed setting (instant, kept), a reload mid-game resumes the
 same position and log, a second tab of the game is in charge and the first is told (a move
@@ -68,6 +72,7 @@ def test_the_page_fits_every_screen_with_readable_text(node, chromium, page_addr
             many = 20 if game == "kuhn-poker" else 100  # (texts on screen: the measure saw them)
             assert at["texts"] > many and at["smallest"][0][0] >= 11, (where, at["smallest"])
             assert (shots / f"layout-{game}-{size}.png").read_bytes().startswith(b"\x89PNG")
+            _no_text_hidden(at["textLayout"], where, many)
         four = seen["layouts"][size]["council-of-four"]
         # The board's SVG is in the measure; the four panels whole.
         assert {kind for _, kind, _ in four["smallest"]} & {"board svg", "panel svg"}
@@ -78,6 +83,8 @@ def test_the_page_fits_every_screen_with_readable_text(node, chromium, page_addr
             # The whole board in sight at the default zoom, with the first action: every
             # target on the board a tap away (the seats' own, in their panels below, apart).
             assert four["boardFits"] and four["actionInWindow"], where
+            # The viewport as tall as the board that its width scales: no empty band.
+            assert 0 <= four["bandBelowBoard"] <= 2, (where, four["bandBelowBoard"])
             on_board = {t for t in four["targets"] if not t.startswith(("seat-", "permit-"))}
             assert on_board and on_board <= set(four["tappable"]), where
         assert len(four["panels"]) == 4
@@ -103,11 +110,21 @@ def test_the_page_fits_every_screen_with_readable_text(node, chromium, page_addr
     for part, at in parts.items():
         assert at["smallest"][0][0] >= 11 and at["pageWidth"] <= 390, (part, at["smallest"])
         assert at["statusInWindow"] and at["handInWindow"], part
+        _no_text_hidden(at["textLayout"], part, 20)
     # Kuhn poker: a table, not zoom buttons that zoom nothing.
     assert not any(seen["layouts"][size]["kuhn-poker"]["zoomToolsShown"] for size in SIZES)
     _kuhn_match(seen["kuhnMatch"])
     for size in ("390x844", "1440x900"):
         assert (shots / f"kuhn-poker-showdown-{size}.png").read_bytes().startswith(b"\x89PNG")
+
+
+def _no_text_hidden(layout: dict, where: str, many: int) -> None:
+    """Every text on screen whole (layout.mjs's textLayout): none overlapping another, cut
+    by its container or under a shape drawn over it (an enlarged board label ran into its
+    neighbours: issue #38)."""
+    assert layout["measured"] > many, (where, layout["measured"])
+    assert layout["overlaps"] == [], (where, layout["overlaps"])
+    assert layout["cut"] == [] and layout["covered"] == [], (where, layout)
 
 
 def _kuhn_table(table: dict, hand: int, match_before: list[int]) -> None:

@@ -10,7 +10,7 @@ import pytest
 from google.protobuf import json_format
 from server_helpers import played, violations
 
-from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
+from council.engine.council_of_four import GAME, CouncilOfFourConfig, CouncilOfFourState
 from council.engine.members import to_members
 from council.engine.serialize import state_from_proto, state_to_proto
 from council.v1 import game_pb2 as pb
@@ -207,10 +207,43 @@ def test_engine_info_in_the_member_form_when_asked(stub):
     assert (tc.the_council.draft_rounds, len(tc.the_council.cards)) == (5, 44)
     assert list(kuhn.kuhn_poker.card_ranks) == ["J", "Q", "K"] and not kuhn.card_ranks
     cof = by_name["council-of-four"]
-    assert cof.WhichOneof("facts") is None and cof.default_config.council_of_four.layout == "ABA"
+    assert cof.WhichOneof("facts") == "council_of_four"
+    assert cof.default_config.council_of_four.layout == "ABA"
     assert member.default_config.council_of_four.max_coins == 20
     assert not member.default_config.HasField("layout")
     # The same facts as the deprecated form, moved.
     for old, new in zip(deprecated.games, member.games, strict=True):
         assert new == to_members(_copy(old), new.name.replace("-", "_"))
     assert deprecated.games[1].suits and deprecated.default_config.HasField("layout")
+
+
+def test_council_of_four_facts_name_its_actions_numbers_and_its_svg_pieces(stub):
+    # (No deprecated form: the member in either form, the page's, which asks for neither.)
+    for form in (spb.GetEngineInfoRequest(), spb.GetEngineInfoRequest(member_form=True)):
+        info = next(i for i in stub.GetEngineInfo(form).games if i.name == "council-of-four")
+        facts = info.council_of_four
+        assert list(facts.regions) == ["coast", "hills", "mountains"]
+        assert list(facts.balconies) == ["coast", "hills", "mountains", "king"]
+        assert (len(facts.cities), facts.cities[0], facts.cities[9]) == (15, "Arkon", "Juvelar")
+        assert list(facts.colours) == ["white", "black", "orange", "pink", "purple", "cyan"]
+        assert set(facts.card_fills) == set(facts.colours)
+        assert facts.card_fills["white"] == "#FAFAFA"
+    # Each number names what the action's text names.
+    names = {"city": facts.cities, "balcony": facts.balconies, "region": facts.regions}
+    named = dict.fromkeys(names, 0)
+    for action_id in range(info.num_actions):
+        action = GAME.action_to_proto(None, action_id)
+        for field, table in names.items():
+            if action.HasField(field):
+                assert f" {table[getattr(action, field)]}" in f" {action.text}", action.text
+                named[field] += 1
+        if action.kind in (pb.ACTION_KIND_ELECT, pb.ACTION_KIND_QUICK_ELECT):
+            assert action.text.split()[-2] == facts.colours[action.colour], action.text
+    assert all(named.values()), named
+    # Each name is a piece of the board's SVG (docs/render.md's ids).
+    opening = state_to_proto(played(4, seed=3, actions=0))
+    svg = stub.RenderPosition(spb.RenderPositionRequest(state=opening)).svg
+    pieces = [f"city-{c}" for c in facts.cities] + [f"balcony-{b}" for b in facts.balconies]
+    pieces += [f"deck-{r}" for r in facts.regions] + [f"tile-{r}-1" for r in facts.regions]
+    assert [p for p in pieces if f'id="{p}"' not in svg] == []
+    assert all(facts.card_fills[c] in svg for c in ("white", "black"))

@@ -26,6 +26,8 @@ from server_helpers import finished, played, to_proto, violations
 from test_http import bad_request
 
 from council.engine import _the_council as tc
+from council.engine import council_of_four_board as board
+from council.engine.council_of_four_svg import CARD_FILL
 from council.v1 import service_pb2 as spb
 
 HERE = Path(__file__).resolve().parent
@@ -154,6 +156,25 @@ def test_the_pages_card_facts_are_the_engines(http_server):
     }
     assert "value" not in cards["The Huntress"]  # a Crown asks nothing of a bid (0, absent)
     assert get(http_server.http_address, "/web/the-council-facts.js")[0] == 404
+
+
+def test_the_pages_council_of_four_names_are_the_engines(http_server):
+    """The page reads Council of Four's names of regions, councils, cities and colours, and
+    the cards' fills, from GetEngineInfo (as loadGames does); none of its files holds a copy
+    (issue #38: its city list was copied into the page)."""
+    (facts,) = [
+        g["councilOfFour"]
+        for g in rpc(http_server.http_address, "GetEngineInfo", {})["games"]
+        if g["name"] == "council-of-four"
+    ]
+    assert facts["cities"] == list(board.CITY_NAMES) and facts["regions"] == list(board.REGIONS)
+    assert facts["balconies"] == [*board.REGIONS, "king"]
+    assert facts["colours"] == list(board.COUNCILLOR_COLOURS)
+    assert facts["cardFills"] == {c: CARD_FILL[c] for c in board.COUNCILLOR_COLOURS}
+    for path in WEB.rglob("*.*"):
+        text = path.read_text()
+        assert sum(city in text for city in board.CITY_NAMES) <= 1, path  # (an example at most)
+        assert not [f for f in CARD_FILL.values() if f.lower() in text.lower()], path
 
 
 def test_the_rpcs_still_answer_beside_the_page(http_server):

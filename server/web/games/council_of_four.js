@@ -5,7 +5,7 @@
 // what the page reads of them is here.
 import { $, game, newElement, plural } from "../page.js";
 import * as board from "./council_of_four_board.js";
-import { COLOURS, SWATCH, byCost, paymentGroup, touched } from "./council_of_four_facts.js";
+import { FACTS, byCost, paymentGroup, readInfo, touched } from "./council_of_four_facts.js";
 
 /** @typedef {import("../page.js").Json} Json */
 
@@ -73,11 +73,15 @@ function ownArea() {
   const box = $("own-area");
   const cards = newElement("ul", "hand");
   cards.setAttribute("aria-label", "Your politics cards");
-  for (const kind of [...COLOURS, "joker"]) {
+  for (const kind of [...FACTS.colours, "joker"]) {
     if (!hand[kind]) continue;
     const card = newElement("li", "hand-card");
     const swatch = newElement("span", `swatch swatch-${kind}`);
-    if (SWATCH[kind]) swatch.style.background = SWATCH[kind];
+    // (A joker matches every colour: all of them.)
+    const fill = kind === "joker"
+      ? `linear-gradient(90deg, ${FACTS.colours.map((colour) => FACTS.cardFills[colour]).join(", ")})`
+      : FACTS.cardFills[kind];
+    if (fill) swatch.style.background = fill;
     swatch.setAttribute("aria-hidden", "true");
     card.append(swatch, `${kind} ×${hand[kind]}`);
     cards.append(card);
@@ -111,6 +115,7 @@ export const view = {
     permit_bonus: "choose a permit tile's bonus again",
   },
   points: { unit: "VP", factor: 1, win: true },
+  readInfo,
   // The seat to move: the message's own `turn`.
   toMove: (state) => (state.turn || {}).current || 0,
   words: (text) => text

@@ -12,7 +12,7 @@
 // - shows the last move on the board for a moment.
 import { holdFocus, hasFocus, shownHint } from "../access.js";
 import { $, game, newElement, plural, seatLabel } from "../page.js";
-import { BALCONIES, CITIES, COLOURS, REGIONS, SWATCH, byCost, kingCost, paymentGroup, touched } from "./council_of_four_facts.js";
+import { FACTS, byCost, kingCost, paymentGroup, touched } from "./council_of_four_facts.js";
 
 /** @typedef {import("../page.js").Json} Json */
 
@@ -26,8 +26,11 @@ const LAST_MOVE_MS = 3000; // how long a move stays marked on the board
 
 // What this file knows of the position on show: the targets of the seat to move (piece id
 // -> {label, actions}), the piece holding the tab stop, the last move's pieces.
+/** @typedef {{seat: number, ids: string[], until: number, played: number}} LastMove */
 const shown = {
-  targets: new Map(), drawings: new Map(), stop: null, lastMove: null, lastTimer: 0, opener: null,
+  targets: new Map(), drawings: new Map(), stop: null, lastTimer: 0, opener: null,
+  /** @type {LastMove | null} */
+  lastMove: null,
   active: false, // the board on show is this game's (drawn, until the view is left)
 };
 
@@ -57,12 +60,12 @@ const myTurn = () => Boolean(game.turn && !game.busy && game.turn.generation ===
 // The board piece whose click plays `action` (every action has one: those about no piece,
 // ending the turn, engaging an assistant, an extra main action, are the seat's own header).
 function targetOf(action, seat) {
-  const region = REGIONS[action.region];
+  const region = FACTS.regions[action.region];
   switch (action.kind) {
     case "ACTION_KIND_BUILD_PERMIT": case "ACTION_KIND_BUILD_KING": case "ACTION_KIND_CHOOSE_TOKEN":
-      return `city-${CITIES[action.city]}`;
+      return `city-${FACTS.cities[action.city]}`;
     case "ACTION_KIND_ELECT": case "ACTION_KIND_QUICK_ELECT":
-      return `balcony-${BALCONIES[action.balcony]}`;
+      return `balcony-${FACTS.balconies[action.balcony]}`;
     case "ACTION_KIND_ACQUIRE": case "ACTION_KIND_CHOOSE_FREE_PERMIT":
       return `tile-${region}-${action.slot || 0}`;
     case "ACTION_KIND_CHANGE":
@@ -82,7 +85,7 @@ function paidBalcony() {
   const pending = ((game.state.turn || {}).pending || [])[0] || {};
   if (pending.kind !== "pay_permit" || !pending.permit) return "king";
   const region = pending.permit.region;
-  return typeof region === "string" ? region : REGIONS[region || 0];
+  return typeof region === "string" ? region : FACTS.regions[region || 0];
 }
 
 // The chooser's group of an action: a payment's cost, else what kind of move it is.
@@ -190,8 +193,8 @@ export function drawn() {
     panel.setAttribute("aria-label", seatWords(game.state, Number(panel.parentElement?.dataset.seat ?? seat)));
   });
   // (Marked again on the same position only: not after Undo took the move back.)
-  const fresh = shown.lastMove && Date.now() < shown.lastMove.until;
-  if (fresh && shown.lastMove.played === ((game.state.turn || {}).actionCount || 0)) markLastMove();
+  const last = shown.lastMove;
+  if (last && Date.now() < last.until && last.played === ((game.state.turn || {}).actionCount || 0)) markLastMove();
 }
 
 // The button of a piece: a transparent rectangle over its drawing (a city's disc and name),
@@ -222,11 +225,12 @@ function layButton(key, element) {
 
 // The legal actions of the human seat to move: each piece they are about is a target.
 export function turn(actions) {
-  if (!ours() || !svg()) return;
+  if (!ours() || !svg() || !game.turn) return;
+  const seat = game.turn.seat;
   shown.targets = new Map();
   for (const action of actions) {
-    let id = targetOf(action, game.turn.seat);
-    if (!piece(id)) id = `seat-${game.turn.seat}`;
+    let id = targetOf(action, seat);
+    if (!piece(id)) id = `seat-${seat}`;
     if (!shown.targets.has(id)) shown.targets.set(id, { actions: [] });
     shown.targets.get(id).actions.push(action);
   }
@@ -350,7 +354,7 @@ function play(actionId) {
   if (!myTurn()) return;
   holdFocus(); // (before the chooser, which may have the focus, goes)
   closeChooser(false);
-  game.turn.play(actionId);
+  game.turn?.play(actionId);
 }
 
 // -- the chooser ------------------------------------------------------------------------
@@ -402,7 +406,7 @@ function choiceButton(action) {
   button.dataset.choiceId = String(action.id || 0);
   if (action.colour !== undefined && action.kind !== "ACTION_KIND_PAY") {
     const swatch = newElement("span", "swatch");
-    swatch.style.background = SWATCH[COLOURS[action.colour]];
+    swatch.style.background = FACTS.cardFills[FACTS.colours[action.colour]] || "";
     swatch.setAttribute("aria-hidden", "true");
     button.append(swatch);
   }
@@ -501,6 +505,7 @@ export function moved(seat, action) {
 function markLastMove() {
   clearMarks("mark-last");
   clearTimeout(shown.lastTimer);
+  if (!shown.lastMove) return;
   const { seat, ids, until } = shown.lastMove;
   for (const id of ids) {
     const mark = ring(piece(id), `mark-last seat-${seat}`, 12);
@@ -556,7 +561,7 @@ function summary(state) {
   box.append(seats);
   box.append(newElement("h3", "", "Councils (newest first)"));
   const councils = newElement("ul");
-  for (const name of BALCONIES) {
+  for (const name of FACTS.balconies) {
     councils.append(newElement("li", "", `${name}: ${((board.balconies || {})[name] || []).join(", ")}`));
   }
   const pool = counts(board.pool).join(", ");
@@ -564,7 +569,7 @@ function summary(state) {
   box.append(councils);
   box.append(newElement("h3", "", "Face-up permit tiles"));
   const tiles = newElement("ul");
-  for (const region of REGIONS) {
+  for (const region of FACTS.regions) {
     for (const slot of [0, 1]) {
       const element = drawingOf(`tile-${region}-${slot}`);
       const text = element && titleOf(element.querySelector("g") || element);
@@ -578,7 +583,7 @@ function summary(state) {
   box.append(newElement("p", "", `The king is in ${board.kingCity || "?"}.`));
   const cities = newElement("ul");
   const neutral = board.neutralEmporiums || [];
-  for (const name of CITIES) {
+  for (const name of FACTS.cities) {
     const element = drawingOf(`city-${name}`);
     const built = players.map((player, p) => ((player.emporiums || []).includes(name) ? seatLabel(p) : null)).filter(Boolean);
     if (neutral.includes(name)) built.push("neutral");

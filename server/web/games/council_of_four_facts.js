@@ -1,19 +1,36 @@
 // Council of Four's facts as its actions and its board's SVG name them (docs/render.md's
-// ids): the regions, balconies and cities by their numbers in the actions, the pieces an
-// action is about, and what a payment or the king's journey costs (from the descriptions).
-// Shared by its view (council_of_four.js) and its board (council_of_four_board.js).
+// ids), the pieces an action is about, and what a payment or the king's journey costs (from
+// the descriptions). Shared by its view (council_of_four.js) and its board
+// (council_of_four_board.js).
 
 /** @typedef {import("../page.js").Json} Json */
 
-export const REGIONS = ["coast", "hills", "mountains"];
-export const BALCONIES = [...REGIONS, "king"];
-// The politics cards' colours, as the actions number them, and as the SVG draws them.
-export const COLOURS = ["white", "black", "orange", "pink", "purple", "cyan"];
-export const SWATCH = /** @type {Record<string, string>} */ ({
-  white: "#fafafa", black: "#262626", orange: "#f08a24", pink: "#f3a5c8", purple: "#7a48a8", cyan: "#3cb9da",
-});
-export const CITIES = ["Arkon", "Burgen", "Castrum", "Dorful", "Esti", "Framek", "Graden", "Hellar",
-  "Indur", "Juvelar", "Kultos", "Lyram", "Merkatim", "Naris", "Osium"];
+/**
+ * The names its actions' numbers stand for (the regions, balconies, cities and colours, by
+ * number), the SVG's names of its pieces too, and the colours the SVG draws the cards in:
+ * the server's (GetEngineInfo's GameInfo `councilOfFour`, read as the page starts), not a
+ * copy here.
+ */
+export const FACTS = {
+  /** @type {string[]} */ regions: [],
+  /** @type {string[]} */ balconies: [],
+  /** @type {string[]} */ cities: [],
+  /** @type {string[]} */ colours: [],
+  /** @type {Record<string, string>} */ cardFills: {},
+};
+
+/**
+ * Reads the facts from the game's GameInfo.
+ * @param {Json} info
+ */
+export function readInfo(info) {
+  const facts = info.councilOfFour || {};
+  FACTS.regions = facts.regions || [];
+  FACTS.balconies = facts.balconies || [];
+  FACTS.cities = facts.cities || [];
+  FACTS.colours = facts.colours || [];
+  FACTS.cardFills = facts.cardFills || {};
+}
 
 /**
  * The board's pieces an action is about (their SVG ids), marked for a hint, the last move
@@ -23,11 +40,11 @@ export const CITIES = ["Arkon", "Burgen", "Castrum", "Dorful", "Esti", "Framek",
  */
 export function touched(action) {
   const ids = [];
-  if (action.city !== undefined) ids.push(`city-${CITIES[action.city]}`);
-  if (action.balcony !== undefined) ids.push(`balcony-${BALCONIES[action.balcony]}`);
+  if (action.city !== undefined) ids.push(`city-${FACTS.cities[action.city]}`);
+  if (action.balcony !== undefined) ids.push(`balcony-${FACTS.balconies[action.balcony]}`);
   if (action.kind === "ACTION_KIND_BUILD_KING") ids.push("balcony-king");
   if (action.region !== undefined) {
-    const region = REGIONS[action.region];
+    const region = FACTS.regions[action.region];
     if (action.slot !== undefined) ids.push(`tile-${region}-${action.slot}`);
     else ids.push(`tile-${region}-0`, `tile-${region}-1`); // changing the face-up tiles
     if (action.kind === "ACTION_KIND_ACQUIRE") ids.push(`balcony-${region}`); // paid
