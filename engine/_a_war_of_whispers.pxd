@@ -89,7 +89,7 @@ cdef enum:
     AE_AGENT = 1              # no seat; council seat, player before, player after (-1 open)
     AE_MAP_AGENT = 2          # seat: the player; region placed (-1: all taken back)
     AE_REGION = 3             # no seat; region, owner after, banners after, banners before
-    AE_DRAW = 4               # seat: the drawer; empire, cards drawn
+    AE_DRAW = 4               # seat: the drawer; empire, the card (-1: one drawn again)
     AE_DISCARD = 5            # seat: the player; card (played, paid or discarded)
     AE_LOYALTY_SWAP = 6       # seat: the player; the two empires whose tokens swapped
     AE_EMPIRE_TURN = 7        # no seat; the empire whose turn begins

@@ -875,14 +875,21 @@ cdef void aw_apply_traced(AWState* s, int action, Trace* t) noexcept nogil:
             emit(t, AE_DISCARD, b.card_loc[c] - LOC_HAND, c, 0, 0, 0)
     for p in range(s.n_players):
         for e in range(AW_N_EMPIRES):
-            # A count grown: cards drawn (a discard only lowers it, and comes first).
+            # Cards drawn: the count grown, each discard of the action added back; each named
+            # by a card new to the hand (-1 for one discarded and drawn again at once).
             i = s.hand_count[p][e] - b.hand_count[p][e]
             for c in range(N_CARDS):
                 if CARD_EMPIRE[c] == e and b.card_loc[c] == LOC_HAND + p \
                         and s.card_loc[c] == LOC_DECK:
                     i += 1
-            if i > 0:
-                emit(t, AE_DRAW, p, e, i, 0, 0)
+            for c in range(N_CARDS):
+                if i > 0 and CARD_EMPIRE[c] == e and b.card_loc[c] == LOC_DECK \
+                        and s.card_loc[c] == LOC_HAND + p:
+                    emit(t, AE_DRAW, p, e, c, 0, 0)
+                    i -= 1
+            while i > 0:
+                emit(t, AE_DRAW, p, e, -1, 0, 0)
+                i -= 1
     if b.phase == PH_SWAP and action != WA_DONE:
         i = action - WA_LOYALTY
         emit(t, AE_LOYALTY_SWAP, b.current, PAIR_A[i], PAIR_B[i], 0, 0)

@@ -61,13 +61,16 @@ def effects(
     drawn = trace.of("draw")
     if drawn and known_only:
         out.effects.partial = True  # the cards a draw brings are chance
-    for e in drawn:
-        if known_only:
-            break
-        out.seat(e.seat).a_war_of_whispers.cards_drawn += e.args[1]
-        cards = _drawn_cards(before, after, e.seat, e.args[0])
-        named = f": {', '.join(cards)}" if seat in (None, e.seat) else ""
-        out.line(f"draws {e.args[1]} {EMPIRES[e.args[0]]} card(s){named}", e.seat)
+    # One line per drawer and deck: how many, and which to the drawer alone.
+    decks: dict[tuple[int, int], list[int]] = {}
+    for e in [] if known_only else drawn:
+        decks.setdefault((e.seat, e.args[0]), []).append(e.args[1])
+    for (drawer, empire), cards in decks.items():
+        out.seat(drawer).a_war_of_whispers.cards_drawn += len(cards)
+        names = [content.cards[c].name for c in cards if c >= 0]
+        named = f": {', '.join(names)}" if seat in (None, drawer) and names else ""
+        plural = "card" if len(cards) == 1 else "cards"
+        out.line(f"draws {len(cards)} {EMPIRES[empire]} {plural}{named}", drawer)
     for e in trace.of("discard"):
         out.seat(e.seat).a_war_of_whispers.cards_discarded += 1
         out.line(f"discards {content.cards[e.args[0]].name}", e.seat)
@@ -85,14 +88,3 @@ def effects(
         out.seat(e.seat).score = e.args[0]
         out.line(f"scores {e.args[0]}", e.seat)
     return out.message()
-
-
-def _drawn_cards(before: Any, after: Any, player: int, empire: int) -> list[str]:
-    """The names of the cards of `empire` that came into `player`'s hand."""
-    content = current_content()
-    had = set(before.hand(player))
-    return [
-        content.cards[c].name
-        for c in after.hand(player)
-        if c not in had and content.cards[c].empire == empire
-    ]

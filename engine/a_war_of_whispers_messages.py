@@ -90,11 +90,11 @@ ACTION_RANGES = [
     (kind, ACTION_OFFSETS[name], end - ACTION_OFFSETS[name])
     for (name, kind), end in zip(_KINDS, _ENDS, strict=True)
 ]
-ACTION_KINDS: tuple[int, ...] = tuple(
+ACTION_KINDS: tuple[pb.ActionKind, ...] = tuple(
     kind for kind, first, n in ACTION_RANGES for _ in range(first, first + n)
 )
 assert len(ACTION_KINDS) == NUM_ACTIONS
-_NAME_OF_KIND = {kind: name for name, kind in _KINDS}
+_NAME_OF_KIND: dict[int, str] = {kind: name for name, kind in _KINDS}
 _MAX_ABILITIES = 3  # WA_PLAY + card * 3 + ability
 
 

@@ -35,7 +35,7 @@ cdef inline int aw_rollout_action(AWarOfWhispersEvaluation* E, AWState* st, int*
     cards after an action; no loyalty swap; elsewhere a uniformly random legal action.
     Cards and swaps spend what the rollout cannot judge; the search's tree still tries
     them at its own nodes."""
-    cdef int i, m = 0, last = actions[n - 1]
+    cdef int m = 0, last = actions[n - 1]
     if E.uniform_rollout or n == 1:
         return actions[random_below(&st.rng, n)]
     if st.phase == PH_SWAP:

@@ -32,7 +32,8 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from council.engine._random cimport next_random, random_below
 from council.mcts._games cimport (
-    ANY_MAX_PLAYERS, GAME_A_WAR_OF_WHISPERS, GAME_KUHN_POKER, GAME_LEDUC_POKER, GAME_THE_COUNCIL, AnyEvaluation,
+    ANY_MAX_PLAYERS, GAME_A_WAR_OF_WHISPERS, GAME_KUHN_POKER, GAME_LEDUC_POKER, GAME_THE_COUNCIL,
+    AnyEvaluation,
     AnyState, GameStateT, any_apply, any_below_root_action, any_bounds_hold, any_current,
     any_determinize, any_evaluate, any_fill_evaluation, any_game_over, any_legal_actions,
     any_load, any_n_actions, any_n_players, any_pending_decision, any_prior, any_rng,
