@@ -144,8 +144,10 @@ def render_text(state: AWarOfWhispersState) -> str:
 # ---------------------------------------------------------------------------------------
 # The SVG drawing.
 
-_W, _H = 960, 720
+_W = 960
 _MAP_TOP, _MAP_H = 40, 340
+_PANELS_TOP = _MAP_TOP + _MAP_H + 135  # below the councils
+_CARDS_A_ROW = 6
 
 
 def _region_positions(content: Content) -> list[tuple[float, float]]:
@@ -179,11 +181,12 @@ def render_svg(state: AWarOfWhispersState) -> str:
     content = current_content()
     raw = state.to_raw()
     pos = _region_positions(content)
+    height = _height(state, raw)
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}" '
-        f'width="{_W}" height="{_H}" class="a-war-of-whispers" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {height}" '
+        f'width="{_W}" height="{height}" class="a-war-of-whispers" font-family="sans-serif" '
         f'data-players="{state.n_players}" data-viewer="{state.viewer}">',
-        f'<rect width="{_W}" height="{_H}" fill="#f4efe3"/>',
+        f'<rect width="{_W}" height="{height}" fill="#f4efe3"/>',
         f'<text x="12" y="24" font-size="16">{escape(_headline(state))}</text>',
     ]
     for r, region in enumerate(content.regions):
@@ -256,10 +259,14 @@ def _councils_svg(state: AWarOfWhispersState) -> list[str]:
 
 
 def _players_svg(state: AWarOfWhispersState, content: Content, raw: dict[str, Any]) -> list[str]:
+    """Each player's panel (the page shows them apart, below the board): a ``<g
+    class="player">`` whose first ``<rect>`` is its frame, its loyalty tokens as the position
+    shows them, and its hand (the cards, where the position names them)."""
     out = []
-    top = _MAP_TOP + _MAP_H + 130
+    y = _PANELS_TOP
     for p in range(state.n_players):
-        y = top + 50 * p
+        held = [c for c in range(len(content.cards)) if raw["card_loc"][c] == LOCATIONS["hand"] + p]
+        rows = max(1, -(-len(held) // _CARDS_A_ROW))
         tokens = ", ".join(
             f"{EMPIRES[e]} x{LOYALTY_VALUES[slot]}" + ("*" if raw["revealed"][p][e] else "")
             for e, slot in enumerate(raw["loyalty"][p])
@@ -267,22 +274,38 @@ def _players_svg(state: AWarOfWhispersState, content: Content, raw: dict[str, An
         )
         mine = " (you)" if p == state.viewer else ""
         out.append(
-            f'<g class="player" data-seat="{p}"><text x="12" y="{y:.0f}" font-size="13">'
+            f'<g class="player" data-seat="{p}"><rect x="8" y="{y:.0f}" width="{_W - 16}" '
+            f'height="{_panel_height(rows)}" rx="4" fill="#fbf8f1" stroke="#b9ad92"/>'
+            f'<text x="14" y="{y + 16:.0f}" font-size="13">'
             f"Player {p}{mine}: loyalty [{escape(tokens) or 'hidden'}]; swaps "
-            f"{raw['swaps'][p]}; {sum(raw['hand_count'][p])} cards</text></g>"
+            f"{raw['swaps'][p]}; {sum(raw['hand_count'][p])} cards</text>"
         )
-        x = 24.0
-        for c, card in enumerate(content.cards):
-            if raw["card_loc"][c] == LOCATIONS["hand"] + p:
-                colour = EMPIRE_COLOURS[EMPIRES[card.empire]]
-                out.append(
-                    f'<g class="card" data-card="{c}" data-seat="{p}"><rect x="{x:.0f}" '
-                    f'y="{y + 6:.0f}" width="150" height="20" rx="3" fill="{colour}"/>'
-                    f'<text x="{x + 5:.0f}" y="{y + 20:.0f}" font-size="11" fill="#fff">'
-                    f"{escape(card.name)}</text></g>"
-                )
-                x += 156
+        for i, c in enumerate(held):
+            card = content.cards[c]
+            colour = EMPIRE_COLOURS[EMPIRES[card.empire]]
+            x, row_y = 14 + 156 * (i % _CARDS_A_ROW), y + 23 + 24 * (i // _CARDS_A_ROW)
+            out.append(
+                f'<g class="card" data-card="{c}" data-seat="{p}"><rect x="{x}" '
+                f'y="{row_y:.0f}" width="150" height="20" rx="3" fill="{colour}"/>'
+                f'<text x="{x + 5}" y="{row_y + 14:.0f}" font-size="11" fill="#fff">'
+                f"{escape(card.name)}</text></g>"
+            )
+        out.append("</g>")
+        y += _panel_height(rows) + 4
     return out
+
+
+def _panel_height(rows: int) -> int:
+    return 24 + 24 * rows
+
+
+def _height(state: AWarOfWhispersState, raw: dict[str, Any]) -> int:
+    """The drawing's height: the map and councils, then each player's panel."""
+    panels = 0
+    for p in range(state.n_players):
+        held = sum(1 for loc in raw["card_loc"] if loc == LOCATIONS["hand"] + p)
+        panels += _panel_height(max(1, -(-held // _CARDS_A_ROW))) + 4
+    return _PANELS_TOP + panels + 4
 
 
 def _line(view: AWarOfWhispersState, line: Sequence[int], seed: int) -> list[pb.Action]:
