@@ -67,7 +67,11 @@ class AWarOfWhispersSettings(GameSettings):
 # UCB1 over the heuristic at the leaves, after a short rollout by the cheap policy: a whole
 # game is hundreds of actions, so a rollout to the end would cost most of an iteration.
 A_WAR_OF_WHISPERS_CONFIG = SearchConfig(
-    evaluator="heuristic", policy="none", c_uct=0.7, rollout_actions=8
+    evaluator="heuristic",
+    policy="none",
+    c_uct=0.7,
+    rollout_actions=8,
+    game=AWarOfWhispersSettings(),
 )
 
 
