@@ -31,7 +31,6 @@ from council.engine._a_war_of_whispers import (
     BANNERS_PER_EMPIRE,
     LOCATIONS,
     LOYALTY_PAIRS,
-    LOYALTY_VALUES,
     MAX_PLAYERS,
     MIN_PLAYERS,
     NUM_ACTIONS,
@@ -275,11 +274,27 @@ def read(msg: pb.GameState) -> tuple[AWarOfWhispersState | None, Problems]:
         return None, found
     try:
         state = AWarOfWhispersState.from_raw(raw)
-    except (ValueError, TypeError, OverflowError) as e:
-        field = str(e).split(":")[1].strip() if str(e).count(":") >= 2 else ""
-        return None, [(f"{PART}.{field}" if field else PART, str(e))]
+    except (ValueError, TypeError, OverflowError) as e:  # a number past its field's range
+        member = str(e).split(":")[1].strip() if str(e).count(":") >= 2 else ""
+        path = _MESSAGE_PATHS.get(member, member)
+        return None, [(f"{PART}.{path}" if path else PART, str(e))]
     found += problems(state)
     return (None, found) if found else (state, [])
+
+
+# The struct's members whose message field has another name (the rest: the same name).
+_MESSAGE_PATHS = {
+    "turn_i": "players_done",
+    "deploy_i": "agents_placed",
+    "agent": "agents",
+    "banners": "regions",
+    "hand_count": "players",
+    "swaps": "players",
+    "score": "players",
+    **{f: f"turn.{f}" for f in ("actor", "left", "paying_ability", "owed")},
+    "op_i": "turn.operations_started",
+    "op_amount": "turn.operations",
+}
 
 
 def _raw(msg: pb.GameState, found: Problems) -> dict[str, Any]:
@@ -579,8 +594,3 @@ def describe(state: AWarOfWhispersState, action_id: int) -> str:
         "deploy_map": "place an agent on this region of the map",
     }[name]
     return f"{text}: {why}"
-
-
-def loyalty_multiplier(slot: int) -> int:
-    """The score multiplier of a loyalty slot."""
-    return LOYALTY_VALUES[slot]

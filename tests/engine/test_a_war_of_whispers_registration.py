@@ -96,6 +96,10 @@ def test_messages_name_regions_cards_and_tokens_and_refuse_a_stale_digest():
     _, problems = GAME.read(msg, -1)
     assert problems[0][0] == "a_war_of_whispers.players[1].loyalty[0]"
     msg = GAME.write(state)
+    msg.a_war_of_whispers.turn.left = 300  # past its int8 field
+    _, problems = GAME.read(msg, -1)
+    assert [path for path, _ in problems] == ["a_war_of_whispers.turn.left"]
+    msg = GAME.write(state)
     msg.a_war_of_whispers.regions[0].banners = 30  # more than the bear's 20
     _, problems = GAME.read(msg, -1)
     bear_on_map = 30 + sum(
