@@ -110,6 +110,7 @@ extensions = [
         ("mcts", "_the_council_search"),
         ("mcts", "_kuhn_poker_search"),
         ("mcts", "_leduc_poker_search"),
+        ("mcts", "_a_war_of_whispers_search"),
         ("mcts", "_search"),
     )
 ]

@@ -5,6 +5,8 @@
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 
+from council.engine._trace cimport Trace
+
 cdef enum:
     AW_MIN_PLAYERS = 2
     AW_MAX_PLAYERS = 4
@@ -78,6 +80,21 @@ cdef enum:
 cdef enum:
     TG_CARD = 0               # a card's operation acts for the card's empire
     TG_ACTIVE = 1             # ... or for the empire whose turn it is
+
+# The kinds of the event trace an apply writes (engine/_trace.pxd; EVENT_KINDS names them in
+# this order). It is told from the state before and after the action: what changed, in a
+# fixed order (the action, the agents, the map, the cards, the loyalties, the turn, the end).
+cdef enum:
+    AE_ACTION = 0             # seat: the mover; action id
+    AE_AGENT = 1              # no seat; council seat, player before, player after (-1 open)
+    AE_MAP_AGENT = 2          # seat: the player; region placed (-1: all taken back)
+    AE_REGION = 3             # no seat; region, owner after, banners after, banners before
+    AE_DRAW = 4               # seat: the drawer; empire, the card (-1: one drawn again)
+    AE_DISCARD = 5            # seat: the player; card (played, paid or discarded)
+    AE_LOYALTY_SWAP = 6       # seat: the player; the two empires whose tokens swapped
+    AE_EMPIRE_TURN = 7        # no seat; the empire whose turn begins
+    AE_ROUND = 8              # no seat; the round that begins
+    AE_SCORE = 9              # seat: its final score
 
 # Where a card is (card_loc).
 cdef enum:
@@ -160,6 +177,7 @@ cdef void aw_new_game(AWState* s, int n_players, bint agents_on_map,
 cdef int aw_legal_actions(AWState* s, int* out) noexcept nogil
 cdef bint aw_is_legal(AWState* s, int action) noexcept nogil
 cdef void aw_apply(AWState* s, int action) noexcept nogil
+cdef void aw_apply_traced(AWState* s, int action, Trace* t) noexcept nogil
 cdef void aw_make_view(AWState* s, int seat) noexcept nogil
 cdef void aw_determinize(AWState* s, uint64_t seed) noexcept nogil
 cdef int aw_winners_mask(AWState* s) noexcept nogil
@@ -168,4 +186,4 @@ cdef int aw_controller(AWState* s, int empire, int seat) noexcept nogil
 
 cdef class AWarOfWhispersState:
     cdef AWState s
-    cdef bytes _events       # the trace of the last apply (engine/_trace.pxd); none written yet
+    cdef bytes _events       # the trace of the last apply (engine/_trace.pxd)

@@ -19,7 +19,7 @@ ROUNDS: int
 HAND_LIMIT: int
 BANNERS_PER_EMPIRE: int
 NUM_ACTIONS: int
-# The names of the event kinds of the trace an apply writes (none yet: events is empty).
+# The names of the event kinds of the trace an apply writes (AE_* in the .pxd).
 EVENT_KINDS: tuple[str, ...]
 # The first id of each kind of action.
 ACTION_OFFSETS: dict[str, int]

@@ -26,7 +26,7 @@ import numpy as np
 from council.engine.position import IllegalActionError
 from council.engine._raw import raw_to_struct, struct_to_raw
 from council.engine._random cimport game_rng, random_below, seed_word
-from council.engine._trace cimport trace_decode
+from council.engine._trace cimport NO_SEAT, emit, trace_bytes, trace_decode
 from council.engine.a_war_of_whispers_content import (
     EMPIRES,
     OPERATIONS,
@@ -48,9 +48,9 @@ ROUNDS = AW_ROUNDS
 HAND_LIMIT = AW_HAND_LIMIT
 BANNERS_PER_EMPIRE = AW_BANNERS
 NUM_ACTIONS = AW_N_ACTIONS
-# The kinds of its rules' event trace (engine/_trace.pxd): none yet, so `events` is empty
-# until its effects are written (its registration, issue #40).
-EVENT_KINDS = ()
+# The names of the trace's event kinds (AE_* in _a_war_of_whispers.pxd, in that order).
+EVENT_KINDS = ("action", "agent", "map_agent", "region", "draw", "discard", "loyalty_swap",
+               "empire_turn", "round", "score")
 ACTION_OFFSETS = {"deploy": WA_DEPLOY, "retrieve": WA_RETRIEVE, "option": WA_OPTION,
                   "region": WA_REGION, "count": WA_COUNT, "seat": WA_SEAT, "play": WA_PLAY,
                   "pay": WA_PAY, "discard": WA_DISCARD, "loyalty": WA_LOYALTY,
@@ -433,8 +433,7 @@ cdef void enter_seat(AWState* s) noexcept nogil:
             s.current = p
             s.acting_seat = s.seat
             s.followup = 0
-            s.op_n = 0
-            s.op_i = 0
+            clear_ops(s)
             if enter_choose(s):
                 return
         s.seat += 1
@@ -552,7 +551,18 @@ cdef int aw_winners_mask(AWState* s) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Operations.
 
+cdef inline void clear_ops(AWState* s) noexcept nogil:
+    """An empty queue, its slots zeroed: a position's message carries only the queued
+    operations, so none is left behind in the struct."""
+    s.op_n = 0
+    s.op_i = 0
+    memset(s.op_kind, 0, sizeof(s.op_kind))
+    memset(s.op_amount, 0, sizeof(s.op_amount))
+    memset(s.op_empire, 0, sizeof(s.op_empire))
+
+
 cdef void load_ops_seat(AWState* s, int option) noexcept nogil:
+    clear_ops(s)
     s.op_n = 1
     s.op_i = 0
     s.op_kind[0] = SEAT_OP[s.empire][s.acting_seat][option]
@@ -563,6 +573,7 @@ cdef void load_ops_seat(AWState* s, int option) noexcept nogil:
 
 cdef void load_ops_card(AWState* s, int c, int a) noexcept nogil:
     cdef int j
+    clear_ops(s)
     s.op_n = ABILITY_N_OPS[c][a]
     s.op_i = 0
     for j in range(s.op_n):
@@ -606,8 +617,7 @@ cdef void run_ops(AWState* s) noexcept nogil:
         if op == OP_DRAW_ICONS:
             amount = min(amount, icons_controlled(s, empire))
         draw_cards(s, s.actor, empire, amount)
-    s.op_n = 0
-    s.op_i = 0
+    clear_ops(s)
     if s.return_step == ST_AFTER:
         finish_action(s)
     elif not enter_choose(s):
@@ -839,6 +849,57 @@ cdef void aw_apply(AWState* s, int action) noexcept nogil:
         s.followup = 1
         s.return_step = ST_CHOOSE  # the new seat's action, at once (AW12, AW16)
         run_ops(s)
+
+
+cdef void aw_apply_traced(AWState* s, int action, Trace* t) noexcept nogil:
+    """aw_apply, writing its events to `t`: told by comparing the state before with the
+    state after (the struct is small, and only the Python-level apply pays for the copy)."""
+    cdef AWState b
+    cdef int i, p, e, c, r
+    memcpy(&b, s, sizeof(AWState))
+    aw_apply(s, action)
+    emit(t, AE_ACTION, b.current, action, 0, 0, 0)
+    for i in range(AW_N_COUNCIL_SEATS):
+        if s.agent[i] != b.agent[i]:
+            emit(t, AE_AGENT, NO_SEAT, i, b.agent[i], s.agent[i], 0)
+    for p in range(s.n_players):
+        for i in range(AW_MAP_AGENTS):
+            if s.map_agent[p][i] != b.map_agent[p][i]:
+                emit(t, AE_MAP_AGENT, p, s.map_agent[p][i], 0, 0, 0)
+    for r in range(N_REGIONS):
+        if s.owner[r] != b.owner[r] or s.banners[r] != b.banners[r]:
+            emit(t, AE_REGION, NO_SEAT, r, s.owner[r], s.banners[r], b.banners[r])
+    for c in range(N_CARDS):
+        if b.card_loc[c] >= LOC_HAND and b.card_loc[c] < LOC_HAND + AW_MAX_PLAYERS \
+                and s.card_loc[c] == LOC_DECK:
+            emit(t, AE_DISCARD, b.card_loc[c] - LOC_HAND, c, 0, 0, 0)
+    for p in range(s.n_players):
+        for e in range(AW_N_EMPIRES):
+            # Cards drawn: the count grown, each discard of the action added back; each named
+            # by a card new to the hand (-1 for one discarded and drawn again at once).
+            i = s.hand_count[p][e] - b.hand_count[p][e]
+            for c in range(N_CARDS):
+                if CARD_EMPIRE[c] == e and b.card_loc[c] == LOC_HAND + p \
+                        and s.card_loc[c] == LOC_DECK:
+                    i += 1
+            for c in range(N_CARDS):
+                if i > 0 and CARD_EMPIRE[c] == e and b.card_loc[c] == LOC_DECK \
+                        and s.card_loc[c] == LOC_HAND + p:
+                    emit(t, AE_DRAW, p, e, c, 0, 0)
+                    i -= 1
+            while i > 0:
+                emit(t, AE_DRAW, p, e, -1, 0, 0)
+                i -= 1
+    if b.phase == PH_SWAP and action != WA_DONE:
+        i = action - WA_LOYALTY
+        emit(t, AE_LOYALTY_SWAP, b.current, PAIR_A[i], PAIR_B[i], 0, 0)
+    if s.round != b.round:
+        emit(t, AE_ROUND, NO_SEAT, s.round, 0, 0, 0)
+    if s.phase == PH_TURNS and (b.phase != PH_TURNS or b.empire != s.empire):
+        emit(t, AE_EMPIRE_TURN, NO_SEAT, s.empire, 0, 0, 0)
+    if s.phase == PH_OVER:
+        for p in range(s.n_players):
+            emit(t, AE_SCORE, p, s.score[p], 0, 0, 0)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1075,7 +1136,10 @@ cdef class AWarOfWhispersState:
         if not aw_is_legal(&self.s, action):
             raise IllegalActionError(f"action {action} ({self.action_to_text(action)}) is "
                                      f"not legal here")
-        aw_apply(&self.s, action)
+        cdef Trace trace
+        trace.n = trace.dropped = 0
+        aw_apply_traced(&self.s, action, &trace)
+        self._events = trace_bytes(&trace)
 
     child = _position_child
 

@@ -43,6 +43,7 @@ __all__ = [
     "game_of_proto",
     "own_part_problems",
     "register",
+    "use_content_file",
 ]
 
 # A configuration of a registered game (its Game.config_class: a frozen dataclass with
@@ -53,6 +54,9 @@ ActionRange = tuple[int, int, int]
 # What a reader finds: the position (None when it found a problem) and every problem as
 # (field path, problem).
 Problems = list[tuple[str, str]]
+# Load a content file (a map and cards) and play it from now on: its id and digest
+# (ValueError naming the file's bad value, OSError if it cannot be read).
+ContentLoader = Callable[[str], tuple[str, str]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,6 +125,9 @@ class Game:
     points_unit: str = "points"
     points_per_margin: float = 1.0
     reward_is_points: bool = False
+    # A game played on content read from a file (its map, its cards: `--content FILE` on the
+    # commands, ServerConfig.content): its loader; None for a game with no content files.
+    use_content: ContentLoader | None = None
 
     def __repr__(self) -> str:
         return f"<Game {self.name}>"
@@ -209,6 +216,31 @@ def own_part_problems(
     return found
 
 
+def use_content_file(entry: str, game_name: str | None = None) -> tuple[Game, str, str]:
+    """Load a content file, ``FILE`` or ``GAME=FILE`` (the commands' and the service's
+    ``--content``), for the game it names, else `game_name`, else the one game played on
+    content: that game and the content's id and digest. ValueError naming the problem (the
+    file's bad value by its path in the file)."""
+    name, sep, path = entry.partition("=")
+    if not sep or name not in _BY_NAME:
+        name, path = game_name or "", entry
+    if not name:
+        takers = [g.name for g in _BY_NAME.values() if g.use_content is not None]
+        if len(takers) != 1:
+            raise ValueError(f"--content: name the game, GAME=FILE (one of {', '.join(takers)})")
+        name = takers[0]
+    game = game_named(name)
+    if game.use_content is None:
+        raise ValueError(f"--content: {game.display_name} is played without a content file")
+    try:
+        content_id, digest = game.use_content(path)
+    except OSError as e:
+        raise ValueError(f"--content: {path}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise ValueError(f"--content: {path}: {e}") from None
+    return game, content_id, digest
+
+
 def register(game: Game) -> Game:
     """Add a game to the registry (ValueError if its name, Game value, state or config
     class is taken, or it is GAME_UNSPECIFIED)."""
@@ -285,3 +317,6 @@ from council.engine import kuhn_poker  # noqa: E402, F401
 
 # isort: split
 from council.engine import leduc_poker  # noqa: E402, F401
+
+# isort: split
+from council.engine import a_war_of_whispers  # noqa: E402, F401

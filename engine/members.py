@@ -95,6 +95,14 @@ def _own_fields(descriptor: Any, member: str) -> dict[str, int]:
     return _OWN[key]
 
 
+def _has_deprecated_form(descriptor: Any, member: str) -> bool:
+    """Whether every field of the member is a deprecated top-level field of its message (its
+    name and number): a member that replaced them, not one of a game added since."""
+    top = descriptor.fields_by_name
+    own = _own_fields(descriptor, member)
+    return all(name in top and top[name].number == number for name, number in own.items())
+
+
 def _member_fields(msg: Any, member: str) -> Any:
     """The fields of a member's message, by name."""
     return msg.DESCRIPTOR.fields_by_name[member].message_type.fields_by_name
@@ -120,8 +128,8 @@ def from_members(msg: Any) -> Any:
     deprecated form: what the readers written for that form read."""
     oneof = GAME_ONEOFS.get(msg.DESCRIPTOR.full_name)
     member = None if oneof is None else msg.WhichOneof(oneof)
-    if member is None:
-        return msg
+    if member is None or not _has_deprecated_form(msg.DESCRIPTOR, member):
+        return msg  # a member added after the deprecated fields is read as a member
     out = type(msg)()
     out.CopyFrom(msg)
     out.ClearField(member)

@@ -11,6 +11,10 @@
 
 from libc.stdint cimport uint64_t
 
+from council.engine._a_war_of_whispers cimport (
+    AW_MAX_PLAYERS, AW_N_ACTIONS, AWarOfWhispersState, AWState, aw_apply, aw_determinize,
+    aw_legal_actions,
+)
 from council.engine._council_of_four cimport (
     GameState, MAX_PLAYERS, N_ACTIONS, CouncilOfFourState, apply_action, determinize, legal_actions,
 )
@@ -25,6 +29,9 @@ from council.engine._leduc_poker cimport (
 from council.engine._the_council cimport (
     PH_OVER, TC_MAX_PLAYERS, TC_N_ACTIONS, TCState, TheCouncilState, tc_apply,
     tc_legal_actions,
+)
+from council.mcts._a_war_of_whispers_search cimport (
+    AWarOfWhispersEvaluation, aw_evaluate, aw_fill_evaluation, aw_prior, aw_rollout_action,
 )
 from council.mcts._council_of_four_search cimport (
     CouncilOfFourEvaluation, cof_below_root_action, cof_evaluate, cof_fill_evaluation,
@@ -46,6 +53,7 @@ cdef enum:
     GAME_THE_COUNCIL = 1
     GAME_KUHN_POKER = 2
     GAME_LEDUC_POKER = 3
+    GAME_A_WAR_OF_WHISPERS = 4
     # The largest seat count of the games (any_bounds_hold, checked when _search loads): the
     # size of the search's per-seat arrays (a handful of doubles each).
     ANY_MAX_PLAYERS = 5
@@ -59,26 +67,31 @@ ctypedef fused GameStateT:
     TCState
     KPState
     LDState
+    AWState
 
 ctypedef union AnyState:
     GameState cof
     TCState tc
     KPState kp
     LDState ld
+    AWState aw
 
 ctypedef union AnyEvaluation:
     CouncilOfFourEvaluation cof
     TheCouncilEvaluation tc
     KuhnPokerEvaluation kp
     LeducPokerEvaluation ld
+    AWarOfWhispersEvaluation aw
 
 
 cdef inline bint any_bounds_hold():
     cdef int most_players = ANY_MAX_PLAYERS, most_action = MAX_ACTION_ID
     return (most_players >= MAX_PLAYERS and most_players >= TC_MAX_PLAYERS
             and most_players >= KP_PLAYERS and most_players >= LD_PLAYERS
+            and most_players >= AW_MAX_PLAYERS
             and most_action >= N_ACTIONS and most_action >= TC_N_ACTIONS
-            and most_action >= KP_N_ACTIONS and most_action >= LD_N_ACTIONS)
+            and most_action >= KP_N_ACTIONS and most_action >= LD_N_ACTIONS
+            and most_action >= AW_N_ACTIONS)
 
 
 cdef inline int any_load(AnyState* s, object position) except -1:
@@ -95,6 +108,10 @@ cdef inline int any_load(AnyState* s, object position) except -1:
     if isinstance(position, LeducPokerState):
         s.ld = (<LeducPokerState>position).s
         return GAME_LEDUC_POKER
+    if isinstance(position, AWarOfWhispersState):
+        (<AWarOfWhispersState>position)._check_content()
+        s.aw = (<AWarOfWhispersState>position).s
+        return GAME_A_WAR_OF_WHISPERS
     raise TypeError(f"root: a position of a registered game, not {type(position).__name__}")
 
 
@@ -107,6 +124,8 @@ cdef inline int any_n_actions(int game) noexcept nogil:
         return KP_N_ACTIONS
     if game == GAME_LEDUC_POKER:
         return LD_N_ACTIONS
+    if game == GAME_A_WAR_OF_WHISPERS:
+        return AW_N_ACTIONS
     return N_ACTIONS
 
 
@@ -121,6 +140,8 @@ cdef inline int any_fill_evaluation(int game, AnyEvaluation* E, dict params, bin
         return kp_fill_evaluation(&E.kp, params, with_prior, value_model, policy_model)
     if game == GAME_LEDUC_POKER:
         return ld_fill_evaluation(&E.ld, params, with_prior, value_model, policy_model)
+    if game == GAME_A_WAR_OF_WHISPERS:
+        return aw_fill_evaluation(&E.aw, params, with_prior, value_model, policy_model)
     return cof_fill_evaluation(&E.cof, params, with_prior, value_model, policy_model)
 
 
@@ -137,6 +158,8 @@ cdef inline void any_evaluate(AnyEvaluation* E, GameStateT* s, int viewer, uint6
         kp_evaluate(&E.kp, s, win, margin)
     elif GameStateT is LDState:
         ld_evaluate(&E.ld, s, win, margin)
+    elif GameStateT is AWState:
+        aw_evaluate(&E.aw, s, win, margin)
     else:
         cof_evaluate(&E.cof, s, viewer, rng, win, margin)
 
@@ -150,6 +173,8 @@ cdef inline int any_rollout_action(AnyEvaluation* E, GameStateT* s, int* actions
         return kp_rollout_action(&E.kp, s, actions, n)
     elif GameStateT is LDState:
         return ld_rollout_action(&E.ld, s, actions, n)
+    elif GameStateT is AWState:
+        return aw_rollout_action(&E.aw, s, actions, n)
     else:
         return cof_rollout_action(&E.cof, s, actions, n)
 
@@ -163,6 +188,8 @@ cdef inline void any_prior(AnyEvaluation* E, GameStateT* s, int* actions, int n,
         kp_prior(&E.kp, s, actions, n, prior)
     elif GameStateT is LDState:
         ld_prior(&E.ld, s, actions, n, prior)
+    elif GameStateT is AWState:
+        aw_prior(&E.aw, s, actions, n, prior)
     else:
         cof_prior(&E.cof, s, actions, n, prior)
 
@@ -194,6 +221,8 @@ cdef inline int any_legal_actions(GameStateT* s, int* out) noexcept nogil:
         return kp_legal_actions(s, out)
     elif GameStateT is LDState:
         return ld_legal_actions(s, out)
+    elif GameStateT is AWState:
+        return aw_legal_actions(s, out)
     else:
         return legal_actions(s, out)
 
@@ -205,6 +234,8 @@ cdef inline void any_apply(GameStateT* s, int action) noexcept nogil:
         kp_apply(s, action)
     elif GameStateT is LDState:
         ld_apply(s, action)
+    elif GameStateT is AWState:
+        aw_apply(s, action)
     else:
         apply_action(s, action)
 
@@ -219,6 +250,8 @@ cdef inline void any_determinize(AnyEvaluation* E, GameStateT* s,
         kp_determinize(s, seed)
     elif GameStateT is LDState:
         ld_determinize(s, seed)
+    elif GameStateT is AWState:
+        aw_determinize(s, seed)
     else:
         determinize(s, seed)
 

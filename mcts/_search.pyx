@@ -32,7 +32,8 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from council.engine._random cimport next_random, random_below
 from council.mcts._games cimport (
-    ANY_MAX_PLAYERS, GAME_KUHN_POKER, GAME_LEDUC_POKER, GAME_THE_COUNCIL, AnyEvaluation,
+    ANY_MAX_PLAYERS, GAME_A_WAR_OF_WHISPERS, GAME_KUHN_POKER, GAME_LEDUC_POKER, GAME_THE_COUNCIL,
+    AnyEvaluation,
     AnyState, GameStateT, any_apply, any_below_root_action, any_bounds_hold, any_current,
     any_determinize, any_evaluate, any_fill_evaluation, any_game_over, any_legal_actions,
     any_load, any_n_actions, any_n_players, any_pending_decision, any_prior, any_rng,
@@ -247,6 +248,8 @@ cdef class Tree:
             self.start(&self.root.kp, type(root).__name__)
         elif self.game == GAME_LEDUC_POKER:
             self.start(&self.root.ld, type(root).__name__)
+        elif self.game == GAME_A_WAR_OF_WHISPERS:
+            self.start(&self.root.aw, type(root).__name__)
         else:
             self.start(&self.root.cof, type(root).__name__)
         if self.P.search_root == ROOT_HAND or self.P.smooth_eta > 0:
@@ -655,6 +658,8 @@ cdef class Tree:
                 done = self.iterations_from(&self.root.kp, max_iterations, time_limit, start)
             elif self.game == GAME_LEDUC_POKER:
                 done = self.iterations_from(&self.root.ld, max_iterations, time_limit, start)
+            elif self.game == GAME_A_WAR_OF_WHISPERS:
+                done = self.iterations_from(&self.root.aw, max_iterations, time_limit, start)
             else:
                 done = self.iterations_from(&self.root.cof, max_iterations, time_limit, start)
         self.elapsed += now_seconds() - start
@@ -813,6 +818,8 @@ def evaluate_state(position, dict params):
         return evaluate_full_state(&E, &st.kp)
     if game == GAME_LEDUC_POKER:
         return evaluate_full_state(&E, &st.ld)
+    if game == GAME_A_WAR_OF_WHISPERS:
+        return evaluate_full_state(&E, &st.aw)
     return evaluate_full_state(&E, &st.cof)
 
 

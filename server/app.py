@@ -26,6 +26,7 @@ from typing import NoReturn
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from council.engine.games import use_content_file
 from council.server import reflection
 from council.server.config import ServerConfig, accepted_token
 from council.server.connect import HttpServer, start_http
@@ -183,6 +184,9 @@ def start_server(config: ServerConfig | None = None) -> RunningServer:
     (GameStoreUnavailable if it cannot be reached: nothing listens then) and closed when
     the server stops."""
     config = config or ServerConfig()
+    for entry in config.content:
+        game, content_id, digest = use_content_file(entry)
+        log.info("%s plays the content %r (digest %s)", game.display_name, content_id, digest)
     opened = None
     if config.no_rewind and config.game_store_instance is None:
         url = config.game_store or default_game_store_url()

@@ -28,6 +28,7 @@ from council.engine.games import (
     default_game,
     game_named,
     game_of_proto,
+    use_content_file,
 )
 from council.learning.cli import add_commands as add_learning_commands
 from council.server.review_cli import add_command as add_review_command
@@ -64,8 +65,19 @@ def _config(game: Game, args: argparse.Namespace):
             if f.name not in own and getattr(args, f.name, None) is not None:
                 flag = "--" + f.name.replace("_", "-")
                 raise ValueError(f"{flag} is a rule variant of {other.display_name}")
+    if getattr(args, "content", None):
+        use_content_file(args.content, game.name)
     values = {name: getattr(args, name) for name in own if getattr(args, name, None) is not None}
     return game.config_class(**values).validate()
+
+
+def _add_content_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--content",
+        metavar="FILE",
+        help="the game's content file (its map and cards), for a game played on content "
+        "(default: the game's bundled set)",
+    )
 
 
 def _seats_problem(game: Game, seats: int) -> str | None:
@@ -200,9 +212,12 @@ def serve(args: argparse.Namespace) -> int:
         for name, value in vars(args).items()
         if name in fields and not isinstance(value, _ServerDefault)
     }
+    given["content"] = tuple(args.content or ())
     try:
         seal_keys = _seal_keys(args)
         config = ServerConfig(**given, auth_tokens=tokens, seal_keys=seal_keys).resolved()
+        for entry in config.content:  # a bad file is named here, before anything listens
+            use_content_file(entry)
     except (ValueError, OSError) as error:
         print(f"council-ai serve: {error}", file=sys.stderr)
         return 2
@@ -519,6 +534,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also print the routine actions (every end of turn, every chip of a bid)",
     )
     _add_game_flag(p)
+    _add_content_flag(p)
     p.set_defaults(func=demo)
 
     p = sub.add_parser(
@@ -543,6 +559,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="write each game's record to DIR/<game>-<deal>-<n>.json (council.engine.record)",
     )
+    _add_content_flag(p)
     p.set_defaults(func=arena)
 
     add_learning_commands(sub)  # selfplay, train, train-policy
@@ -599,6 +616,13 @@ def build_parser() -> argparse.ArgumentParser:
             default=_ServerDefault(field),
             help=what + " (default: %(default)s)",
         )
+    p.add_argument(
+        "--content",
+        action="append",
+        metavar="[GAME=]FILE",
+        help="a content file (a map and cards) for the game played on content (GAME= names "
+        "it); repeat for more games (default: each game's bundled set)",
+    )
     p.add_argument(
         "--auth-token-file",
         help="require 'authorization: Bearer <token>' of a token in this file: one per line "
@@ -712,6 +736,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--view", type=int, help="print this seat's view instead of the full state")
     _add_game_flag(p)
+    _add_content_flag(p)
     p.set_defaults(func=new_game)
 
     p = sub.add_parser(

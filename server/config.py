@@ -101,6 +101,10 @@ class ServerConfig:
     # game_store when it is None, and closes it on stop).
     no_rewind: bool = False
     game_store: str | None = None
+    # Content files, "FILE" or "GAME=FILE", for the games played on content (their maps and
+    # cards; council.engine.games.use_content_file), loaded when the server starts; a
+    # position made on other content (its digest differs) is then refused.
+    content: tuple[str, ...] = ()
     game_store_instance: GameStore | None = field(default=None, compare=False, repr=False)
     # Search settings (name, value) over every game's defaults, the search's own (c_uct...)
     # or a game's (each must be one every game has: resolved() names the game that lacks

@@ -207,8 +207,15 @@ def _add_game_info(info: spb.GameInfo, game: Game) -> None:
     info.num_actions = game.num_actions
     for kind, offset, size in game.action_ranges:
         info.action_ranges.add(kind=kind, offset=offset, size=size)
+    # A game's options are GameConfig's top-level fields of their name (the deprecated form
+    # of the default game's, kept as is), else fields of its member of GameConfig.options.
+    top = pb.GameConfig.DESCRIPTOR.fields_by_name
     for f, value in dataclasses.asdict(game.config_class()).items():
-        setattr(info.default_config, f, value)
+        setattr(
+            info.default_config if f in top else getattr(info.default_config, game.module_name),
+            f,
+            value,
+        )
     if game is not default_game():  # absent, `game` is the default game
         info.default_config.game = game.proto
     _add_presets(info.presets, game)

@@ -40,6 +40,7 @@ COMPILED = {
     "council.mcts._the_council_search": "mcts/_the_council_search.pyi",
     "council.mcts._kuhn_poker_search": "mcts/_kuhn_poker_search.pyi",
     "council.mcts._leduc_poker_search": "mcts/_leduc_poker_search.pyi",
+    "council.mcts._a_war_of_whispers_search": "mcts/_a_war_of_whispers_search.pyi",
 }
 
 

@@ -267,6 +267,7 @@ EFFECTS_MODULES = sorted((ROOT / "engine").glob("*_effects.py"))
 
 def test_every_game_has_an_effects_module_checked_here():
     assert [p.name for p in EFFECTS_MODULES] == [
+        "a_war_of_whispers_effects.py",
         "council_of_four_effects.py",
         "kuhn_poker_effects.py",
         "leduc_poker_effects.py",
@@ -294,7 +295,13 @@ def test_an_effects_module_reads_no_position_but_its_trace(path):
     assert not used & {"to_raw", "raw_pair", "view", "scores", "winners", "determinize"}
 
 
-GAMES = {"council-of-four": 60, "the-council": 60, "kuhn-poker": 4, "leduc-poker": 6}
+GAMES = {
+    "council-of-four": 60,
+    "the-council": 60,
+    "kuhn-poker": 4,
+    "leduc-poker": 6,
+    "a-war-of-whispers": 120,
+}
 
 
 @pytest.mark.parametrize("name", GAMES)

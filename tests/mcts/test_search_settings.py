@@ -8,16 +8,19 @@ from dataclasses import fields, replace
 
 import pytest
 
+from council.engine._a_war_of_whispers import AWarOfWhispersState
 from council.engine._kuhn_poker import KuhnPokerState
 from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.the_council import TheCouncilState
 from council.mcts import (
+    _a_war_of_whispers_search,
     _council_of_four_search,
     _kuhn_poker_search,
     _leduc_poker_search,
     _search,
     _the_council_search,
 )
+from council.mcts.a_war_of_whispers_agents import A_WAR_OF_WHISPERS_CONFIG
 from council.mcts.agents import ISMCTSAgent, _config, parse_agent
 from council.mcts.council_of_four_settings import DEFAULT_KIND_WEIGHTS, CouncilOfFourSettings
 from council.mcts.games import all_search_games, search_game
@@ -37,6 +40,7 @@ GAME_SETTINGS = {
     "the-council": _the_council_search.SETTINGS,
     "kuhn-poker": _kuhn_poker_search.SETTINGS,
     "leduc-poker": _leduc_poker_search.SETTINGS,
+    "a-war-of-whispers": _a_war_of_whispers_search.SETTINGS,
 }
 # Read in Python (search.py): the model files, handed to the tree as models, and how the
 # move is chosen from the root's candidates.
@@ -89,6 +93,11 @@ def _root_children(root, config: SearchConfig, params: dict) -> list:
             ),
         ),
         ("the-council", TheCouncilState.new_game(4, seed=4).view(0), THE_COUNCIL_CONFIG),
+        (
+            "a-war-of-whispers",
+            AWarOfWhispersState.new_game(4, seed=4).view(0),
+            A_WAR_OF_WHISPERS_CONFIG,
+        ),
     ],
 )
 def test_a_tree_reads_only_the_search_s_settings_and_its_game_s(game, root, config):

@@ -2,6 +2,7 @@
 // name, and its stylesheet. A new game's page part is a file here (its drawing, its targets,
 // its words) and a line below; the shell (app.js, page.js, access.js, svg_board.js,
 // review.js) names no game (tests/server/test_web.py checks it).
+import { view as aWarOfWhispers } from "./a_war_of_whispers.js";
 import { view as councilOfFour } from "./council_of_four.js";
 import { view as kuhnPoker } from "./kuhn_poker.js";
 import { view as leducPoker } from "./leduc_poker.js";
@@ -54,6 +55,7 @@ export const views = {
   "the-council": theCouncil,
   "kuhn-poker": kuhnPoker,
   "leduc-poker": leducPoker,
+  "a-war-of-whispers": aWarOfWhispers,
 };
 
 // GAME_UNSPECIFIED's game: the one played before GetEngineInfo's list loads, and a record's
