@@ -152,13 +152,15 @@ def test_bad_arguments_are_refused(open_store):
 
 # -- SQLite --------------------------------------------------------------------------------
 
-# One process's move from blob 0 of a game, at a given time: exit 0 if it passed, 3 if stale.
+# One process's move from blob 0 of a game, when told to start (a line on stdin, given to
+# every process once all are ready): exit 0 if it passed, 3 if stale.
 MOVE_AT = """
-import sys, time
+import sys
 from council.server.game_store import SqliteGameStore, StaleBlob
 store = SqliteGameStore(sys.argv[1], 3600.0, timeout_s=10.0)
 store.check(bytes.fromhex(sys.argv[2]), 0)  # connected and ready before the start
-time.sleep(max(0.0, float(sys.argv[3]) - time.time()))
+print("ready", flush=True)
+sys.stdin.readline()
 try:
     store.advance(bytes.fromhex(sys.argv[2]), 0, 1)
 except StaleBlob:
@@ -169,12 +171,24 @@ except StaleBlob:
 def test_processes_sharing_one_file_move_from_one_blob_once(tmp_path):
     path, game = tmp_path / "games.sqlite3", new_game_id()
     SqliteGameStore(path, TTL_S).close()  # the file and its table, made once
-    start_at = str(time.time() + 1.5)  # after every child has started and connected
     children = [
-        subprocess.Popen([sys.executable, "-c", MOVE_AT, str(path), game.hex(), start_at])
+        subprocess.Popen(
+            [sys.executable, "-c", MOVE_AT, str(path), game.hex()],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         for _ in range(4)
     ]
+    # Started together once every child has connected and checked blob 0 (a start at a set
+    # time was missed by a child that took longer to start on a loaded machine).
+    assert [child.stdout.readline() for child in children] == ["ready\n"] * 4
+    for child in children:
+        child.stdin.write("go\n")
+        child.stdin.close()
     codes = sorted(child.wait(60) for child in children)
+    for child in children:
+        child.stdout.close()
     assert codes == [0, 3, 3, 3]
     store = SqliteGameStore(path, TTL_S)
     with pytest.raises(StaleBlob):
