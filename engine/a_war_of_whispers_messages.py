@@ -41,7 +41,8 @@ from council.engine._a_war_of_whispers import (
     current_content,
 )
 from council.engine.a_war_of_whispers_content import EMPIRES, SEATS
-from council.engine.council_of_four_actions import ACTION_FIELDS, StructuredActionError
+from council.engine.members import others_fields
+from council.engine.position import StructuredActionError
 from council.v1 import game_pb2 as pb
 
 __all__ = [
@@ -517,11 +518,7 @@ def action_from_proto(state: AWarOfWhispersState, msg: pb.Action) -> int:
         raise StructuredActionError([("kind", f"must be one of A War of Whispers' kinds: {kinds}")])
     name = _NAME_OF_KIND[msg.kind]
     kind_name = pb.ActionKind.Name(msg.kind)
-    stray = [f for f in (*ACTION_FIELDS, "card", "suit", "cards") if msg.HasField(f)]
-    stray += ["reveal"] if msg.reveal else []
-    structured = msg.WhichOneof("structured")
-    if structured not in (None, PART):
-        stray.append(structured)
+    stray = others_fields(msg, PART)
     fields = msg.a_war_of_whispers
     given = {f.name for f, _ in fields.ListFields()}
     stray += [f"{PART}.{f}" for f in sorted(given - _TAKES[name])]

@@ -32,8 +32,9 @@ from council.engine._kuhn_poker import (
     PLAYERS,
     KuhnPokerState,
 )
-from council.engine.council_of_four_actions import ACTION_FIELDS, StructuredActionError
 from council.engine.games import own_part_problems
+from council.engine.members import others_fields
+from council.engine.position import StructuredActionError
 from council.v1 import game_pb2 as pb
 from council.v1.kuhn_poker_pb2 import KuhnPokerPosition
 
@@ -197,8 +198,7 @@ def action_from_proto(state: KuhnPokerState, msg: pb.Action) -> int:
     if msg.kind not in ACTION_KINDS:
         kinds = ", ".join(pb.ActionKind.Name(k) for k in ACTION_KINDS)
         raise StructuredActionError([("kind", f"must be one of Kuhn poker's kinds: {kinds}")])
-    stray = [f for f in (*ACTION_FIELDS, "card", "suit", "cards") if msg.HasField(f)]
-    stray += ["reveal"] if msg.reveal else []
+    stray = others_fields(msg, "kuhn_poker")
     if stray:
         kind = pb.ActionKind.Name(msg.kind)
         raise StructuredActionError([(f, f"does not apply to {kind}") for f in stray])

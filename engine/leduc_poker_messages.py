@@ -33,8 +33,9 @@ from council.engine._leduc_poker import (
     RAISE_SIZES,
     LeducPokerState,
 )
-from council.engine.council_of_four_actions import ACTION_FIELDS, StructuredActionError
 from council.engine.games import own_part_problems
+from council.engine.members import others_fields
+from council.engine.position import StructuredActionError
 from council.v1 import game_pb2 as pb
 from council.v1.leduc_poker_pb2 import LeducPokerPosition
 
@@ -224,8 +225,7 @@ def action_from_proto(state: LeducPokerState, msg: pb.Action) -> int:
     if msg.kind not in ACTION_KINDS:
         kinds = ", ".join(pb.ActionKind.Name(k) for k in ACTION_KINDS)
         raise StructuredActionError([("kind", f"must be one of Leduc poker's kinds: {kinds}")])
-    stray = [f for f in (*ACTION_FIELDS, "card", "suit", "cards") if msg.HasField(f)]
-    stray += ["reveal"] if msg.reveal else []
+    stray = others_fields(msg, "leduc_poker")
     if stray:
         kind = pb.ActionKind.Name(msg.kind)
         raise StructuredActionError([(f, f"does not apply to {kind}") for f in stray])

@@ -25,7 +25,7 @@ from google.protobuf.message import Message
 
 from council.v1 import game_pb2 as pb
 
-__all__ = ["GAME_ONEOFS", "both_forms_problems", "from_members", "to_members"]
+__all__ = ["GAME_ONEOFS", "both_forms_problems", "from_members", "others_fields", "to_members"]
 
 # Message full name -> its oneof of games' members.
 GAME_ONEOFS = {
@@ -35,6 +35,23 @@ GAME_ONEOFS = {
     pb.SeatEffects.DESCRIPTOR.full_name: "game",
     "council.v1.GameInfo": "facts",  # (service.proto's: no layer below the server imports it)
 }
+
+
+def others_fields(msg: Any, member: str) -> list[str]:
+    """The fields set in `msg` that are another game's, for the game whose member is `member`
+    and whose fields have no deprecated form (every game after the first): the deprecated
+    top-level fields, and another game's member.
+
+    >>> action = pb.Action(kind=pb.ACTION_KIND_BET, colour=2, reveal=["x"])
+    >>> others_fields(action, "kuhn_poker")
+    ['colour', 'reveal']
+    >>> action.the_council.card = "The Author"
+    >>> others_fields(action, "kuhn_poker")
+    ['colour', 'reveal', 'the_council']
+    """
+    found = [f.name for f, _ in msg.ListFields() if f.GetOptions().deprecated]
+    present = msg.WhichOneof(GAME_ONEOFS[msg.DESCRIPTOR.full_name])
+    return found + [present] if present not in (None, member) else found
 
 
 def to_members(msg: Any, member: str) -> Any:
