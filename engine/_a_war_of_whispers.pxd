@@ -94,7 +94,8 @@ cdef enum:
     AE_LOYALTY_SWAP = 6       # seat: the player; the two empires whose tokens swapped
     AE_EMPIRE_TURN = 7        # no seat; the empire whose turn begins
     AE_ROUND = 8              # no seat; the round that begins
-    AE_SCORE = 9              # seat: its final score
+    AE_SCORE = 9              # seat: its final score, loyalty swaps, cards in hand (AW20)
+    AE_WINNERS = 10           # no seat; the winners' mask, the tie-breaks applied
 
 # Where a card is (card_loc).
 cdef enum:

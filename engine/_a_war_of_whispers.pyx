@@ -50,7 +50,7 @@ BANNERS_PER_EMPIRE = AW_BANNERS
 NUM_ACTIONS = AW_N_ACTIONS
 # The names of the trace's event kinds (AE_* in _a_war_of_whispers.pxd, in that order).
 EVENT_KINDS = ("action", "agent", "map_agent", "region", "draw", "discard", "loyalty_swap",
-               "empire_turn", "round", "score")
+               "empire_turn", "round", "score", "winners")
 ACTION_OFFSETS = {"deploy": WA_DEPLOY, "retrieve": WA_RETRIEVE, "option": WA_OPTION,
                   "region": WA_REGION, "count": WA_COUNT, "seat": WA_SEAT, "play": WA_PLAY,
                   "pay": WA_PAY, "discard": WA_DISCARD, "loyalty": WA_LOYALTY,
@@ -899,7 +899,8 @@ cdef void aw_apply_traced(AWState* s, int action, Trace* t) noexcept nogil:
         emit(t, AE_EMPIRE_TURN, NO_SEAT, s.empire, 0, 0, 0)
     if s.phase == PH_OVER:
         for p in range(s.n_players):
-            emit(t, AE_SCORE, p, s.score[p], 0, 0, 0)
+            emit(t, AE_SCORE, p, s.score[p], s.swaps[p], hand_size(s, p), 0)
+        emit(t, AE_WINNERS, NO_SEAT, aw_winners_mask(s), 0, 0, 0)
 
 
 # ---------------------------------------------------------------------------------------

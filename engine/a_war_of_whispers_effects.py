@@ -84,7 +84,40 @@ def effects(
         out.line(f"round {e.args[0]} begins")
     for e in trace.of("empire_turn"):
         out.line(f"the {EMPIRES[e.args[0]]} empire's turn")
-    for e in trace.of("score"):
+    finals = trace.of("score")
+    for e in finals:
         out.seat(e.seat).score = e.args[0]
         out.line(f"scores {e.args[0]}", e.seat)
+    if finals:
+        mask = trace.of("winners")[0].args[0]
+        winners = [e.seat for e in finals if mask >> e.seat & 1]
+        out.line(f"won by {', '.join(f'seat {p}' for p in winners)}")
+        tie_break = _tie_break(finals, winners)
+        if tie_break:
+            out.line(tie_break)
     return out.message()
+
+
+def _tie_break(finals: list[Any], winners: list[int]) -> str:
+    """What decided a tie for the highest score (AW20: the fewest loyalty swaps, then the most
+    cards in hand, then a shared win); "" when no seat tied with the winner. `finals`:
+    each seat's score event (score, swaps, cards in hand)."""
+    top = max(e.args[0] for e in finals)
+    tied = [e for e in finals if e.args[0] == top]
+    if len(tied) < 2:
+        return ""
+    players = " and ".join(f"seat {e.seat}" for e in tied)
+    said = f"tie-break: {players} tied at {top}"
+    fewest = min(e.args[1] for e in tied)
+    still = [e for e in tied if e.args[1] == fewest]
+    if len(still) < len(tied):
+        counts = ", ".join(f"seat {e.seat} {e.args[1]}" for e in tied)
+        said += f"; loyalty swaps made: {counts}"
+        if len(still) == 1:
+            return f"{said}: seat {still[0].seat} made the fewest and wins"
+    if len(still) > 1:
+        cards = ", ".join(f"seat {e.seat} {e.args[2]}" for e in still)
+        said += f"; cards in hand: {cards}"
+    if len(winners) == 1:
+        return f"{said}: seat {winners[0]} holds the most and wins"
+    return f"{said}: still tied, a shared win"

@@ -53,6 +53,7 @@ from council.engine._a_war_of_whispers import (
     use_content,
 )
 from council.engine.a_war_of_whispers_content import load_content
+from council.engine.games import game_named
 from council.engine.position import Position
 
 ADD, ATTACK = option(0), option(1)  # the sheriff's options in the bundled content
@@ -516,6 +517,31 @@ def test_ties_fewest_swaps_then_most_cards(swaps, hands, winners):
     for p, n in enumerate(hands):
         give(raw, p, *[c.name for c in CONTENT.cards if c.empire == p][:n])
     assert state(raw).winners() == winners
+
+
+def test_the_final_scoring_names_the_tie_break_that_decided_it():
+    raw = turn_position({(BEAR, CHANCELLOR): 0}, BEAR, CHANCELLOR, players=3)
+    raw["round"] = 4
+    raw["loyalty"][0] = raw["loyalty"][1] = [0, 1, 2, 3, 4]  # both 24 + 6 + 8 + 0 - 4
+    raw["loyalty"][2] = [2, 0, 4, 3, 1]
+    raw["revealed"][1] = [1, 1, 0, 0, 0]
+    raw["swaps"] = [0, 1, 0, 0]  # seat 1 swapped once: seat 0 wins the tie
+    set_map(raw, {"Goldhollow": (BEAR, 2)})
+    give(raw, 2, "Eagle Levy")
+    s = state(raw)
+    s.apply(option(1))
+    before, action = s.clone(), at("Frostholm")
+    s.apply(action)
+    lines = [
+        line.text
+        for line in game_named("a-war-of-whispers").effects(before, s, action, None, False).lines
+    ]
+    assert s.scores() == [34, 34, 28] and s.winners() == [0]
+    assert lines[-2:] == [
+        "won by seat 0",
+        "tie-break: seat 0 and seat 1 tied at 34; loyalty swaps made: seat 0 0, seat 1 1: "
+        "seat 0 made the fewest and wins",
+    ]
 
 
 # ---------------------------------------------------------------------------------------
