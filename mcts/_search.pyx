@@ -892,7 +892,7 @@ cdef class Tree:
         cdef double margin[ANY_MAX_PLAYERS]
         cdef double reward[ANY_MAX_PLAYERS]
         cdef double own[ANY_MAX_PLAYERS]
-        cdef int n, i, a, k, choice, node = 0, player, depth = 0, agree = 0, steps, _deal
+        cdef int n, i, a, k, choice, node = 0, player, key, depth = 0, agree = 0, steps, _deal
         cdef int n_players = any_n_players(&st)
         cdef int update = self.iterations % n_players
         cdef double explore = self.P.mccfr_exploration, target = self.P.mccfr_targeting
@@ -916,7 +916,8 @@ cdef class Tree:
         while not any_game_over(&st) and depth < MAX_PATH:
             n = any_legal_actions(&st, actions)
             player = any_current(&st)
-            if not self.info_set(node, any_info_key(&st, player), player, actions, n):
+            key = any_info_key(&st, player)
+            if not self.info_set(node, key, player, actions, n):
                 break  # the tree is full: a rollout below
             r = 0.0
             for i in range(n):
@@ -928,6 +929,12 @@ cdef class Tree:
             if targeted and depth < self.n_history:
                 for i in range(n):
                     if actions[i] == self.history[depth]:
+                        choice = i
+            elif (self.root_action >= 0 and depth == agree == self.n_history
+                    and player == self.viewer and key == self.viewer_key):
+                # the move under review, at the viewer's position
+                for i in range(n):
+                    if actions[i] == self.root_action:
                         choice = i
             else:
                 r = uniform(&self.rng)

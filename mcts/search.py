@@ -389,8 +389,8 @@ class Search:
         config = config_for(config, root)
         if mode == _search.FIXED and config.search_root == "hand":
             # A full state hides no card: there is nothing to believe, and its search
-            # starts where it is.
-            config = replace(config, search_root="view")
+            # starts where it is (by UCT: MCCFR's information sets are the hand's).
+            config = replace(config, search_root="view", solver="uct")
         params = config.params()
         model = value_model(config.value_model) if config.evaluator == "learned" else None
         prior = policy_model(config.policy_model) if config.policy == "learned" else None

@@ -15,7 +15,7 @@ from council.engine._leduc_poker import LeducPokerState
 from council.mcts import _search
 from council.mcts.exploitability import exploitability, game_tree
 from council.mcts.kuhn_poker_agents import KUHN_POKER_CONFIG
-from council.mcts.search import Search, SearchConfig, SearchLimits, search
+from council.mcts.search import Search, SearchConfig, SearchLimits, search, search_full_state
 
 J, Q, K = 0, 1, 2
 PASS, BET = 0, 1
@@ -165,3 +165,17 @@ def test_a_search_in_threads_averages_its_trees_strategies():
     result = searcher.result()
     assert sum(result.policy.values()) == pytest.approx(1.0)
     assert result.iterations == 4_000
+
+
+def test_a_move_under_review_is_the_only_one_searched_at_the_seat_s_position():
+    view = kuhn_view(1, Q, [BET])
+    searcher = Search.from_view(view, MCCFR, seed=2, root_action=PASS)
+    searcher.run(2_000)
+    assert [c.action for c in searcher.result().candidates] == [PASS]
+
+
+def test_a_full_state_is_searched_by_uct():
+    # The cheat and PIMC search full states, which hide nothing: no hand to sample.
+    state = KuhnPokerState.from_deal([J, K], [BET])
+    result = search_full_state(state, SearchLimits(iterations=300), MCCFR, seed=1)
+    assert result.action == BET  # seat 1 sees its King beat the Jack that bet: it calls
