@@ -241,12 +241,16 @@ cdef class Tree:
     # MCCFR: SUMS numbers per node, grown with the nodes; the deals drawn, and those that
     # agreed with the view
     cdef double* sums
+    # MCCFR: the edges of the information sets of an iteration's line, n_actions a step
+    cdef int* path_edges
+    cdef int path_counts[MAX_PATH]
     cdef long long match_tries
     cdef long long match_hits
 
     def __cinit__(self):
         self.nodes = NULL
         self.sums = NULL
+        self.path_edges = NULL
         self.stamp = NULL
         self.actions = NULL
         self.prior = NULL
@@ -299,7 +303,8 @@ cdef class Tree:
                 raise ValueError("solver: 'mccfr' samples whole hands: search with "
                                  "search_root=hand")
             self.sums = <double*>calloc(SUMS * self.capacity, sizeof(double))
-            if self.sums == NULL:
+            self.path_edges = <int*>malloc(MAX_PATH * any_n_actions(self.game) * sizeof(int))
+            if self.sums == NULL or self.path_edges == NULL:
                 raise MemoryError()
         any_fill_evaluation(self.game, &self.E, params, self.P.selection == SELECT_PUCT,
                             value_model, policy_model)
@@ -343,6 +348,7 @@ cdef class Tree:
         free(self.actions)
         free(self.prior)
         free(self.sums)
+        free(self.path_edges)
 
     cdef int new_node(self, int parent, int action, int player) noexcept nogil:
         cdef Node* grown
@@ -772,53 +778,33 @@ cdef class Tree:
             self.edges[i] = self.index[a]
         return True
 
-    cdef double strategy_of(self, int edge) noexcept nogil:
-        """MCCFR: the regret-matching chance of `edge` among its information set's edges
-        (its siblings of the same key): its positive regret's share, else uniform."""
-        cdef int child = self.nodes[self.nodes[edge].parent].first_child, count = 0
-        cdef int key = self.nodes[edge].key
+    cdef double set_total(self, int* set_edges, int count) noexcept nogil:
+        """MCCFR: the positive regrets of an information set's edges, summed (from the
+        last: the order of the tree's list of children, which holds them newest first)."""
         cdef double total = 0.0
-        while child >= 0:
-            if self.nodes[child].key == key:
-                count += 1
-                if self.sums[SUMS * child] > 0:
-                    total += self.sums[SUMS * child]
-            child = self.nodes[child].next_sibling
+        cdef int i
+        for i in range(count - 1, -1, -1):
+            if self.sums[SUMS * set_edges[i]] > 0:
+                total += self.sums[SUMS * set_edges[i]]
+        return total
+
+    cdef inline double matched(self, int edge, double total, int count) noexcept nogil:
+        """MCCFR: regret matching's chance of `edge`, `total` its set's positive regrets."""
         if total > 0:
             return self.sums[SUMS * edge] / total if self.sums[SUMS * edge] > 0 else 0.0
         return 1.0 / count
 
-    cdef void add_regrets(self, int edge, double taken, double expected) noexcept nogil:
-        """MCCFR: `taken` - `expected` to the regret of `edge`, -`expected` to its
-        siblings'."""
-        cdef int child = self.nodes[self.nodes[edge].parent].first_child
-        cdef int key = self.nodes[edge].key
-        while child >= 0:
-            if self.nodes[child].key == key:
-                self.sums[SUMS * child] += (taken if child == edge else 0.0) - expected
-            child = self.nodes[child].next_sibling
-
-    cdef void add_strategy(self, int edge, double weight) noexcept nogil:
-        """MCCFR: `weight` times the current strategy to its information set's average
-        strategy weights (every edge of the set of `edge`)."""
-        cdef int child = self.nodes[self.nodes[edge].parent].first_child, count = 0
-        cdef int key = self.nodes[edge].key
-        cdef double total = 0.0, r
-        while child >= 0:
-            if self.nodes[child].key == key:
-                count += 1
-                if self.sums[SUMS * child] > 0:
-                    total += self.sums[SUMS * child]
-            child = self.nodes[child].next_sibling
-        child = self.nodes[self.nodes[edge].parent].first_child
-        while child >= 0:
-            if self.nodes[child].key == key:
-                r = self.sums[SUMS * child]
-                if total > 0:
-                    self.sums[SUMS * child + 1] += weight * (r / total if r > 0 else 0.0)
-                else:
-                    self.sums[SUMS * child + 1] += weight / count
-            child = self.nodes[child].next_sibling
+    cdef void add_strategy(self, int* set_edges, int count, double weight) noexcept nogil:
+        """MCCFR: `weight` times the current strategy to the average strategy weights of an
+        information set's edges."""
+        cdef double total = self.set_total(set_edges, count), r
+        cdef int i
+        for i in range(count - 1, -1, -1):
+            r = self.sums[SUMS * set_edges[i]]
+            if total > 0:
+                self.sums[SUMS * set_edges[i] + 1] += weight * (r / total if r > 0 else 0.0)
+            else:
+                self.sums[SUMS * set_edges[i] + 1] += weight / count
 
     cdef void regrets_with_baseline(self, int* path, double* sig, double* reach, int depth,
                                     int update, double value) noexcept nogil:
@@ -832,41 +818,30 @@ cdef class Tree:
         cdef double opp[MAX_PATH]
         cdef double total, taken, own, sign = 1.0 if update == 0 else -1.0
         cdef double rate = self.P.mccfr_baseline
-        cdef int k, child, edge, key, count
+        cdef int k, i, child, edge, count
+        cdef int* set_edges
         opp[0] = 1.0
         for k in range(depth - 1):
             opp[k + 1] = opp[k] * (sig[k] if self.nodes[path[k]].player != update else 1.0)
         for k in range(depth - 1, -1, -1):
             edge = path[k]
-            key = self.nodes[edge].key
+            set_edges = self.path_edges + k * self.n_actions
+            count = self.path_counts[k]
             # the sampled value of the taken edge, then the set's value under its strategy
             taken = (self.sums[SUMS * edge + 2]
                      + (value - self.sums[SUMS * edge + 2]) * reach[k] / reach[k + 1])
-            total = 0.0
-            count = 0
-            child = self.nodes[self.nodes[edge].parent].first_child
-            while child >= 0:
-                if self.nodes[child].key == key:
-                    count += 1
-                    if self.sums[SUMS * child] > 0:
-                        total += self.sums[SUMS * child]
-                child = self.nodes[child].next_sibling
+            total = self.set_total(set_edges, count)
             own = 0.0
-            child = self.nodes[self.nodes[edge].parent].first_child
-            while child >= 0:
-                if self.nodes[child].key == key:
-                    own += (((self.sums[SUMS * child] if self.sums[SUMS * child] > 0 else 0.0)
-                             / total if total > 0 else 1.0 / count)
-                            * (taken if child == edge else self.sums[SUMS * child + 2]))
-                child = self.nodes[child].next_sibling
+            for i in range(count - 1, -1, -1):
+                child = set_edges[i]
+                own += (self.matched(child, total, count)
+                        * (taken if child == edge else self.sums[SUMS * child + 2]))
             if self.nodes[edge].player == update:
-                child = self.nodes[self.nodes[edge].parent].first_child
-                while child >= 0:
-                    if self.nodes[child].key == key:
-                        self.sums[SUMS * child] += (
-                            sign * ((taken if child == edge else self.sums[SUMS * child + 2])
-                                    - own) * opp[k] / reach[k])
-                    child = self.nodes[child].next_sibling
+                for i in range(count - 1, -1, -1):
+                    child = set_edges[i]
+                    self.sums[SUMS * child] += (
+                        sign * ((taken if child == edge else self.sums[SUMS * child + 2])
+                                - own) * opp[k] / reach[k])
             self.sums[SUMS * edge + 2] += rate * (value - self.sums[SUMS * edge + 2])
             value = own
 
@@ -884,6 +859,7 @@ cdef class Tree:
         cdef int* actions = self.actions
         cdef int* edges = self.edges
         cdef double* strategy = self.prior
+        cdef int* set_edges
         cdef int path[MAX_PATH]
         cdef double sig[MAX_PATH]       # the strategy's chance of the action taken
         cdef double samp[MAX_PATH]      # the untargeted sampler's chance of it
@@ -949,6 +925,9 @@ cdef class Tree:
             samp[depth] = (explore / n + (1.0 - explore) * strategy[choice]
                            if player == update else strategy[choice])
             path[depth] = edges[choice]
+            self.path_counts[depth] = n
+            for i in range(n):
+                self.path_edges[depth * self.n_actions + i] = edges[i]
             if depth == agree and depth < self.n_history and a == self.history[depth]:
                 agree += 1
             any_apply(&st, a)
@@ -1004,14 +983,19 @@ cdef class Tree:
             after = 1.0
             for k in range(depth - 1, -1, -1):
                 if self.nodes[path[k]].player == update:
-                    self.add_regrets(path[k], weight * after, sig[k] * weight * after)
+                    set_edges = self.path_edges + k * self.n_actions
+                    for i in range(self.path_counts[k] - 1, -1, -1):
+                        self.sums[SUMS * set_edges[i]] += (
+                            (weight * after if set_edges[i] == path[k] else 0.0)
+                            - sig[k] * weight * after)
                     after *= sig[k]
         # The other seats' average strategies, each weighted by its own chance of reaching
         # the information set over the samplers'.
         for k in range(depth):
             player = self.nodes[path[k]].player
             if player != update:
-                self.add_strategy(path[k], own[player] / reach[k])
+                self.add_strategy(self.path_edges + k * self.n_actions, self.path_counts[k],
+                                  own[player] / reach[k])
             own[player] *= sig[k]
         self.iterations += 1
 
