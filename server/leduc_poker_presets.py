@@ -17,7 +17,7 @@ register_budgets(
     "leduc-poker",
     {
         "beginner": Budget(100, "under 1 ms a move", "the most exploitable preset"),
-        "casual": Budget(1000, "a few ms", "the default; less exploitable than beginner"),
-        "strong": Budget(10000, "about 30 ms", "the least exploitable preset"),
+        "casual": Budget(1000, "about 1 ms", "the default; less exploitable than beginner"),
+        "strong": Budget(10000, "about 10 ms", "the least exploitable preset"),
     },
 )
