@@ -17,7 +17,8 @@ less noise). Prints one JSON object::
     python bench/mixed_play.py --game leduc-poker --speed   # iterations/s, before and now
 
 ``--speed`` measures the cost of an iteration instead: one search of the first seat's view
-at the opening (a Jack), the game's search, it without Smooth UCT, and the search before,
+at the opening (a Jack; ``--state``: another information state, by its index in
+``game_tree``), the game's search, it without Smooth UCT, and the search before,
 alternated, the median of ``--repeats``.
 """
 
@@ -60,8 +61,11 @@ def measure(name: str, config: SearchConfig, iterations: int, seeds: int) -> dic
     }
 
 
-def speed(name: str, config: SearchConfig, repeats: int, iterations: int = 200_000) -> dict:
-    view = game_tree(name).infosets[0].view  # the first seat at the opening, a Jack
+def speed(
+    name: str, config: SearchConfig, repeats: int, state: int = 0, iterations: int = 200_000
+) -> dict:
+    # By default the first seat at the opening, a Jack
+    view = game_tree(name).infosets[state].view
     variants = {
         "search": config,
         "search_without_smooth_uct": replace(config, smooth_eta=0.0),
@@ -87,13 +91,17 @@ def main() -> None:
     parser.add_argument("--no-before", action="store_true", help="the game's search only")
     parser.add_argument("--speed", action="store_true", help="iterations/s instead")
     parser.add_argument("--repeats", type=int, default=5, help="--speed's runs of each")
+    parser.add_argument(
+        "--state", type=int, default=0, help="--speed's information state (its index)"
+    )
     args = parser.parse_args()
     config = search_game(args.game).config
     if args.settings:
         overrides = parse_agent(f"ismcts:{args.settings}", args.game).settings
         config = config.with_settings(dict(overrides)).validate()
     if args.speed:
-        print(json.dumps({"game": args.game, **speed(args.game, config, args.repeats)}, indent=2))
+        figures = speed(args.game, config, args.repeats, args.state)
+        print(json.dumps({"game": args.game, "state": args.state, **figures}, indent=2))
         return
     before = STRONG_V3[args.game][0]
     out: dict = {"game": args.game, "seeds": args.seeds, "settings": args.settings}

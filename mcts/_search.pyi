@@ -13,6 +13,8 @@ EVALUATORS: tuple[str, ...]
 POLICIES: tuple[str, ...]
 # Where every iteration starts (SearchConfig.search_root).
 SEARCH_ROOTS: tuple[str, ...]
+# How search_root=hand chooses at an information set (SearchConfig.solver).
+SOLVERS: tuple[str, ...]
 # The SearchConfig settings the search itself reads (each game's module reads its own).
 SETTINGS: tuple[str, ...]
 # The search modes (Tree's `mode`).
@@ -50,6 +52,8 @@ class Tree:
     def root_children(self) -> list[tuple[int, int, int, float, float, float]]: ...
     def principal_variation(self, max_length: int = 32, first: int = -1) -> list[int]: ...
     def hand_line(self, max_length: int, first: int) -> list[int]: ...
+    # solver=mccfr: the viewer's average strategy at its own position, by action.
+    def average_policy(self) -> dict[int, float]: ...
     # With search_root=hand: every iteration plays the actual history.
     follow_history: bool
 

@@ -19,6 +19,9 @@ betting) an information-set search starts every iteration at the start of the ha
 every hidden card dealt, and keys each seat's nodes by what it knows; its root candidates are
 then those of the searching seat's own position (``root_children``). Smooth UCT
 (``smooth_eta``) mixes each information set's average policy into UCB1 selection.
+``solver=mccfr`` replaces UCB1 there by outcome-sampling Monte Carlo CFR (``iterate_mccfr``:
+regret matching at every information set, its average strategy the policy played),
+targeted at the searching seat's position as Online Outcome Sampling does.
 
 The iteration loop (determinize, select, expand, rollout, backpropagate) runs without the
 GIL, so several trees can search at once on several cores.
@@ -73,11 +76,30 @@ cdef enum:
 
 SEARCH_ROOTS = ("view", "hand")
 
+# How search_root=hand chooses at an information set: UCB1 (with Smooth UCT's mixing), or
+# outcome-sampling Monte Carlo CFR (Lanctot et al. 2009), each iteration one sampled hand,
+# with Online Outcome Sampling's targeting (Lisy, Lanctot & Bowling 2015).
+cdef enum:
+    SOLVER_UCT = 0
+    SOLVER_MCCFR = 1
+    # Deals tried at the start of a targeted search to estimate the chance that a deal
+    # agrees with the view (refined by every deal drawn after)
+    MATCH_WARMUP = 1024
+    # Deals a targeted iteration tries before it gives up targeting (a view no deal agrees
+    # with cannot be searched; the cap only bounds the loop)
+    MATCH_TRIES = 1 << 16
+    # MCCFR's numbers per node: its cumulative regret, its cumulative (average) strategy
+    # weight, and its baseline (mccfr_baseline)
+    SUMS = 3
+
+SOLVERS = ("uct", "mccfr")
+
 # The SearchConfig settings the search itself reads (each game's module reads its own).
 SETTINGS = (
     "policy", "c_uct", "c_puct", "fpu_reduction", "rollout_actions", "finish_decisions",
     "margin_weight", "margin_scale", "search_root", "smooth_eta", "smooth_gamma", "smooth_d",
-    "hand_focus",
+    "hand_focus", "solver", "mccfr_exploration", "mccfr_targeting",
+    "mccfr_baseline",
 )
 
 ctypedef struct Params:
@@ -102,6 +124,15 @@ ctypedef struct Params:
     double smooth_d
     # ROOT_HAND: the share of focused iterations (iterate_hand)
     double hand_focus
+    int solver                    # SOLVER_UCT or SOLVER_MCCFR (ROOT_HAND)
+    # MCCFR: the share of uniform play mixed into the updated seat's sampling, and the
+    # share of iterations targeted at the searching seat's position (dealt what it knows,
+    # replaying the actual history)
+    double mccfr_exploration
+    double mccfr_targeting
+    # MCCFR: > 0, the values sampled are corrected by a baseline per edge (VR-MCCFR,
+    # Schmid et al. 2019; two seats), which moves this share of the way to each new value
+    double mccfr_baseline
 
 ctypedef struct Node:
     int32_t parent
@@ -144,6 +175,10 @@ cdef int fill_params(Params* P, dict params) except -1:
     P.smooth_gamma = params["smooth_gamma"]
     P.smooth_d = params["smooth_d"]
     P.hand_focus = params["hand_focus"]
+    P.solver = SOLVERS.index(params["solver"])
+    P.mccfr_exploration = params["mccfr_exploration"]
+    P.mccfr_targeting = params["mccfr_targeting"]
+    P.mccfr_baseline = params["mccfr_baseline"]
     return 0
 
 
@@ -204,9 +239,19 @@ cdef class Tree:
     # ROOT_HAND: every iteration plays the actual history (a fallback for a position the
     # free search does not reach)
     cdef public bint follow_history
+    # MCCFR: SUMS numbers per node, grown with the nodes; the deals drawn, and those that
+    # agreed with the view
+    cdef double* sums
+    # MCCFR: the edges of the information sets of an iteration's line, n_actions a step
+    cdef int* path_edges
+    cdef int path_counts[MAX_PATH]
+    cdef long long match_tries
+    cdef long long match_hits
 
     def __cinit__(self):
         self.nodes = NULL
+        self.sums = NULL
+        self.path_edges = NULL
         self.stamp = NULL
         self.actions = NULL
         self.prior = NULL
@@ -256,6 +301,14 @@ cdef class Tree:
             if self.P.selection != SELECT_UCB:
                 raise ValueError("search_root=hand and smooth_eta > 0 select by UCB1: "
                                  "search with policy=none")
+        if self.P.solver == SOLVER_MCCFR:
+            if self.P.search_root != ROOT_HAND:
+                raise ValueError("solver: 'mccfr' samples whole hands: search with "
+                                 "search_root=hand")
+            self.sums = <double*>calloc(SUMS * self.capacity, sizeof(double))
+            self.path_edges = <int*>malloc(MAX_PATH * any_n_actions(self.game) * sizeof(int))
+            if self.sums == NULL or self.path_edges == NULL:
+                raise MemoryError()
         any_fill_evaluation(self.game, &self.E, params, self.P.selection == SELECT_PUCT,
                             value_model, policy_model)
         self.stamp = <int32_t*>calloc(4 * self.n_actions, sizeof(int32_t))
@@ -269,6 +322,8 @@ cdef class Tree:
         self.unexpanded = self.actions + self.n_actions
         self.edges = self.actions + 2 * self.n_actions
         self.generation = 0
+        if self.P.solver == SOLVER_MCCFR and self.P.mccfr_targeting > 0:
+            self.warm_up_match()
 
     cdef int start(self, GameStateT* root, str position_type) except -1:
         """Check the root against the mode and take the searching seat; with
@@ -295,6 +350,8 @@ cdef class Tree:
         free(self.stamp)
         free(self.actions)
         free(self.prior)
+        free(self.sums)
+        free(self.path_edges)
 
     cdef int new_node(self, int parent, int action, int player) noexcept nogil:
         cdef Node* grown
@@ -310,6 +367,9 @@ cdef class Tree:
                 self.max_nodes = self.n_nodes  # out of memory: stop growing, keep searching
                 return -1
             self.nodes = grown
+            if self.sums != NULL and not self.grow_sums(i):
+                self.max_nodes = self.n_nodes
+                return -1
             self.capacity = i
         i = self.n_nodes
         self.n_nodes += 1
@@ -325,7 +385,18 @@ cdef class Tree:
         self.nodes[i].reward_sum = 0.0
         self.nodes[i].win_sum = 0.0
         self.nodes[i].margin_sum = 0.0
+        if self.sums != NULL:
+            self.sums[SUMS * i] = 0.0
+            self.sums[SUMS * i + 1] = 0.0
+            self.sums[SUMS * i + 2] = 0.0
         return i
+
+    cdef bint grow_sums(self, int capacity) noexcept nogil:
+        cdef double* grown = <double*>realloc(self.sums, SUMS * capacity * sizeof(double))
+        if grown == NULL:
+            return False
+        self.sums = grown
+        return True
 
     cdef int select_puct(self, GameStateT* st, int node, int* actions, int n) noexcept nogil:
         """PUCT over the legal actions of this determinization: the action (an existing
@@ -643,6 +714,317 @@ cdef class Tree:
             node = nd.parent
         self.iterations += 1
 
+    cdef void warm_up_match(self) noexcept nogil:
+        """MCCFR with targeting: a first estimate of the chance that a deal agrees with
+        the view."""
+        if self.game == GAME_THE_COUNCIL:
+            self.deals_matching(&self.root.tc, MATCH_WARMUP)
+        elif self.game == GAME_KUHN_POKER:
+            self.deals_matching(&self.root.kp, MATCH_WARMUP)
+        elif self.game == GAME_LEDUC_POKER:
+            self.deals_matching(&self.root.ld, MATCH_WARMUP)
+        else:
+            self.deals_matching(&self.root.cof, MATCH_WARMUP)
+
+    cdef void deals_matching(self, GameStateT* root, int deals) noexcept nogil:
+        cdef GameStateT st
+        cdef int _deal
+        for _deal in range(deals):
+            st = root[0]
+            self.deal_matching(&st)
+
+    cdef bint deal_matching(self, GameStateT* st) noexcept nogil:
+        """Deal every hidden card of `st` (the root, at the start of its hand) and say
+        whether the deal agrees with the view: after the actual history the viewer knows
+        what it knows (its key). Counted, for the chance that a deal agrees."""
+        cdef GameStateT probe
+        cdef int t
+        any_deal_all(st, next_random(&self.rng))
+        probe = st[0]
+        for t in range(self.n_history):
+            any_apply(&probe, self.history[t])
+        self.match_tries += 1
+        if any_info_key(&probe, self.viewer) == self.viewer_key:
+            self.match_hits += 1
+            return True
+        return False
+
+    cdef bint info_set(self, int node, int key, int player, int* actions,
+                       int n) noexcept nogil:
+        """MCCFR: the edges of `player`'s information set `key` at the public node `node`
+        into `edges`, one per legal action in the order of `actions`, the missing ones
+        created (an information set is expanded whole); False if the tree is full."""
+        cdef int i, a, child
+        cdef Node* nd
+        self.generation += 1
+        child = self.nodes[node].first_child
+        while child >= 0:
+            nd = &self.nodes[child]
+            self.edge_stamp[nd.action] = self.generation
+            self.first_edge[nd.action] = child
+            if nd.key == key:
+                self.stamp[nd.action] = self.generation
+                self.index[nd.action] = child
+            child = nd.next_sibling
+        for i in range(n):
+            a = actions[i]
+            if self.stamp[a] != self.generation:
+                child = self.new_node(node, a, player)
+                if child < 0:
+                    return False
+                self.nodes[child].key = key
+                self.stamp[a] = self.generation
+                self.index[a] = child
+                if self.edge_stamp[a] != self.generation:
+                    self.edge_stamp[a] = self.generation
+                    self.first_edge[a] = child
+            self.edges[i] = self.index[a]
+        return True
+
+    cdef double set_total(self, int* set_edges, int count) noexcept nogil:
+        """MCCFR: the positive regrets of an information set's edges, summed (from the
+        last: the order of the tree's list of children, which holds them newest first)."""
+        cdef double total = 0.0
+        cdef int i
+        for i in range(count - 1, -1, -1):
+            if self.sums[SUMS * set_edges[i]] > 0:
+                total += self.sums[SUMS * set_edges[i]]
+        return total
+
+    cdef inline double matched(self, int edge, double total, int count) noexcept nogil:
+        """MCCFR: regret matching's chance of `edge`, `total` its set's positive regrets."""
+        if total > 0:
+            return self.sums[SUMS * edge] / total if self.sums[SUMS * edge] > 0 else 0.0
+        return 1.0 / count
+
+    cdef void add_strategy(self, int* set_edges, int count, double weight) noexcept nogil:
+        """MCCFR: `weight` times the current strategy to the average strategy weights of an
+        information set's edges."""
+        cdef double total = self.set_total(set_edges, count), r
+        cdef int i
+        for i in range(count - 1, -1, -1):
+            r = self.sums[SUMS * set_edges[i]]
+            if total > 0:
+                self.sums[SUMS * set_edges[i] + 1] += weight * (r / total if r > 0 else 0.0)
+            else:
+                self.sums[SUMS * set_edges[i] + 1] += weight / count
+
+    cdef void regrets_with_baseline(self, int* path, double* sig, double* reach, int depth,
+                                    int update, double value) noexcept nogil:
+        """MCCFR with a baseline (two seats; values are seat 0's, `value` the end's): from
+        the end up, each edge of an information set on the line is valued at its baseline,
+        the one taken also by the sampled value's excess over it divided by the chance of
+        taking it (VR-MCCFR's control variate: unbiased, and of less variance the closer
+        the baselines); the set's value is their mean under its strategy. The updated
+        seat's regrets take these values times the others' chance of the line so far over
+        the samplers'; each taken edge's baseline moves toward its sampled value."""
+        cdef double opp[MAX_PATH]
+        cdef double total, taken, own, sign = 1.0 if update == 0 else -1.0
+        cdef double rate = self.P.mccfr_baseline
+        cdef int k, i, child, edge, count
+        cdef int* set_edges
+        opp[0] = 1.0
+        for k in range(depth - 1):
+            opp[k + 1] = opp[k] * (sig[k] if self.nodes[path[k]].player != update else 1.0)
+        for k in range(depth - 1, -1, -1):
+            edge = path[k]
+            set_edges = self.path_edges + k * self.n_actions
+            count = self.path_counts[k]
+            # the sampled value of the taken edge, then the set's value under its strategy
+            taken = (self.sums[SUMS * edge + 2]
+                     + (value - self.sums[SUMS * edge + 2]) * reach[k] / reach[k + 1])
+            total = self.set_total(set_edges, count)
+            own = 0.0
+            for i in range(count - 1, -1, -1):
+                child = set_edges[i]
+                own += (self.matched(child, total, count)
+                        * (taken if child == edge else self.sums[SUMS * child + 2]))
+            if self.nodes[edge].player == update:
+                for i in range(count - 1, -1, -1):
+                    child = set_edges[i]
+                    self.sums[SUMS * child] += (
+                        sign * ((taken if child == edge else self.sums[SUMS * child + 2])
+                                - own) * opp[k] / reach[k])
+            self.sums[SUMS * edge + 2] += rate * (value - self.sums[SUMS * edge + 2])
+            value = own
+
+    cdef void iterate_mccfr(self, GameStateT* root) noexcept nogil:
+        """One iteration of outcome-sampling MCCFR from the start of the hand
+        (SOLVER_MCCFR): one hand sampled, the seat to update (the iterations alternate)
+        playing its regret-matching strategy mixed with uniform play (mccfr_exploration),
+        the others theirs; the updated seat's regrets along the hand, the others' average
+        strategies (stochastically weighted averaging). With chance mccfr_targeting (always
+        while following the history) the iteration is targeted: a deal that agrees with the
+        view, the actual history replayed. Every update is divided by the hand's chance
+        under the mixture of both samplers (Online Outcome Sampling), so that the regrets
+        are those of the whole game however much the iterations are targeted."""
+        cdef GameStateT st = root[0]
+        cdef int* actions = self.actions
+        cdef int* edges = self.edges
+        cdef double* strategy = self.prior
+        cdef int* set_edges
+        cdef int path[MAX_PATH]
+        cdef double sig[MAX_PATH]       # the strategy's chance of the action taken
+        cdef double samp[MAX_PATH]      # the untargeted sampler's chance of it
+        cdef double reach[MAX_PATH + 1]  # the samplers' chance of the line so far
+        cdef double win[ANY_MAX_PLAYERS]
+        cdef double margin[ANY_MAX_PLAYERS]
+        cdef double reward[ANY_MAX_PLAYERS]
+        cdef double own[ANY_MAX_PLAYERS]
+        cdef int n, i, a, k, choice, node = 0, player, key, depth = 0, agree = 0, steps, _deal
+        cdef int n_players = any_n_players(&st)
+        cdef int update = self.iterations % n_players
+        cdef double explore = self.P.mccfr_exploration, target = self.P.mccfr_targeting
+        cdef double r, prefix, base = 1.0, tail, match_chance, opp, weight, after
+        cdef bint targeted, agrees = False
+        cdef Node* nd
+        if self.follow_history:
+            target = 1.0
+        targeted = target > 0 and (self.follow_history or uniform(&self.rng) < target)
+        if targeted:
+            for _deal in range(MATCH_TRIES):
+                st = root[0]
+                agrees = self.deal_matching(&st)
+                if agrees:
+                    break
+            targeted = agrees
+        elif target > 0:
+            agrees = self.deal_matching(&st)
+        else:
+            any_deal_all(&st, next_random(&self.rng))
+        while not any_game_over(&st) and depth < MAX_PATH:
+            n = any_legal_actions(&st, actions)
+            player = any_current(&st)
+            key = any_info_key(&st, player)
+            if not self.info_set(node, key, player, actions, n):
+                break  # the tree is full: a rollout below
+            r = 0.0
+            for i in range(n):
+                strategy[i] = self.sums[SUMS * edges[i]] if self.sums[SUMS * edges[i]] > 0 else 0.0
+                r += strategy[i]
+            for i in range(n):
+                strategy[i] = strategy[i] / r if r > 0 else 1.0 / n
+            choice = n - 1
+            if targeted and depth < self.n_history:
+                for i in range(n):
+                    if actions[i] == self.history[depth]:
+                        choice = i
+            elif (self.root_action >= 0 and depth == agree == self.n_history
+                    and player == self.viewer and key == self.viewer_key):
+                # the move under review, at the viewer's position
+                for i in range(n):
+                    if actions[i] == self.root_action:
+                        choice = i
+            else:
+                r = uniform(&self.rng)
+                for i in range(n):
+                    r -= (explore / n + (1.0 - explore) * strategy[i] if player == update
+                          else strategy[i])
+                    if r < 0:
+                        choice = i
+                        break
+            a = actions[choice]
+            sig[depth] = strategy[choice]
+            samp[depth] = (explore / n + (1.0 - explore) * strategy[choice]
+                           if player == update else strategy[choice])
+            path[depth] = edges[choice]
+            self.path_counts[depth] = n
+            for i in range(n):
+                self.path_edges[depth * self.n_actions + i] = edges[i]
+            if depth == agree and depth < self.n_history and a == self.history[depth]:
+                agree += 1
+            any_apply(&st, a)
+            node = self.first_edge[a]
+            depth += 1
+        steps = 0
+        while not any_game_over(&st) and (
+                self.P.rollout_actions < 0 or steps < self.P.rollout_actions):
+            n = any_legal_actions(&st, actions)
+            any_apply(&st, any_rollout_action(&self.E, &st, actions, n))
+            steps += 1
+        any_evaluate(&self.E, &st, -1, &self.rng, win, margin)
+        for i in range(n_players):
+            reward[i] = ((1.0 - self.P.margin_weight) * win[i] + self.P.margin_weight
+                         * (0.5 + 0.5 * tanh(margin[i] / self.P.margin_scale)))
+            own[i] = 1.0
+        # The chance of each prefix of the line under the mixture of the samplers (less the
+        # deal's chance under the untargeted one, which cancels): targeted, a deal that
+        # agrees with the view (1 / its chance) and the history's actions (1 each);
+        # untargeted, the sampled actions' chances; past the history, the same for both.
+        match_chance = (<double>self.match_hits / self.match_tries
+                        if self.match_hits > 0 else 1.0)
+        prefix = 1.0
+        tail = 1.0
+        for k in range(depth + 1):
+            if k <= self.n_history:
+                base = (1.0 - target) * prefix
+                if agrees and agree >= k:
+                    base += target / match_chance
+                reach[k] = base
+                if k < depth:
+                    prefix *= samp[k]
+            else:
+                tail *= samp[k - 1]
+                reach[k] = base * tail
+        self.nodes[0].visits += 1
+        for k in range(depth):
+            nd = &self.nodes[path[k]]
+            nd.visits += 1
+            nd.reward_sum += reward[nd.player]
+            nd.win_sum += win[nd.player]
+            nd.margin_sum += margin[nd.player]
+        if self.P.mccfr_baseline > 0 and n_players == 2:
+            self.regrets_with_baseline(path, sig, reach, depth, update, reward[0] - 0.5)
+        else:
+            # The updated seat's regrets: its sampled counterfactual values (the others'
+            # chances of the whole line, its own past each action, over the line's chance).
+            opp = 1.0
+            for k in range(depth):
+                if self.nodes[path[k]].player != update:
+                    opp *= sig[k]
+            weight = (reward[update] - 1.0 / n_players) * opp / reach[depth]
+            after = 1.0
+            for k in range(depth - 1, -1, -1):
+                if self.nodes[path[k]].player == update:
+                    set_edges = self.path_edges + k * self.n_actions
+                    for i in range(self.path_counts[k] - 1, -1, -1):
+                        self.sums[SUMS * set_edges[i]] += (
+                            (weight * after if set_edges[i] == path[k] else 0.0)
+                            - sig[k] * weight * after)
+                    after *= sig[k]
+        # The other seats' average strategies, each weighted by its own chance of reaching
+        # the information set over the samplers'.
+        for k in range(depth):
+            player = self.nodes[path[k]].player
+            if player != update:
+                self.add_strategy(self.path_edges + k * self.n_actions, self.path_counts[k],
+                                  own[player] / reach[k])
+            own[player] *= sig[k]
+        self.iterations += 1
+
+    def average_policy(self):
+        """solver=mccfr: {action: chance} of the viewer's average strategy at its own
+        position (its current regret-matching strategy where none is averaged yet); {}
+        where the search has not reached it, or solves by UCT."""
+        cdef int node, child
+        if self.sums == NULL:
+            return {}
+        node = self.public_node(self.history, self.n_history)
+        if node < 0:
+            return {}
+        averaged, regrets = {}, {}
+        child = self.nodes[node].first_child
+        while child >= 0:
+            if self.nodes[child].key == self.viewer_key:
+                averaged[self.nodes[child].action] = self.sums[SUMS * child + 1]
+                regrets[self.nodes[child].action] = max(self.sums[SUMS * child], 0.0)
+            child = self.nodes[child].next_sibling
+        for weights in (averaged, regrets):
+            total = sum(weights.values())
+            if total > 0:
+                return {a: w / total for a, w in weights.items()}
+        return {a: 1.0 / len(averaged) for a in averaged}
+
     def run(self, long long max_iterations=-1, double time_limit=-1.0):
         """Search until max_iterations more iterations, time_limit seconds, or the stop
         flag, whichever comes first (negative = no limit); at least one iteration."""
@@ -673,7 +1055,9 @@ cdef class Tree:
         cdef double deadline = start + time_limit
         cdef int* stop = &self.stop.value
         while True:
-            if self.P.search_root == ROOT_HAND:
+            if self.P.solver == SOLVER_MCCFR:
+                self.iterate_mccfr(root)
+            elif self.P.search_root == ROOT_HAND:
                 self.iterate_hand(root)
             else:
                 self.iterate(root)

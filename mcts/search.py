@@ -124,6 +124,17 @@ class SearchConfig:
     smooth_eta: float = 0.0
     smooth_gamma: float = 0.1
     smooth_d: float = 0.002
+    # search_root="hand": how an information set chooses, "uct" (UCB1, with Smooth UCT) or
+    # "mccfr" (outcome-sampling Monte Carlo CFR: regret matching, the move drawn from the
+    # average strategy, play="sample"); MCCFR's share of uniform play mixed into the
+    # updated seat's sampling, and its share of iterations targeted at the seat's own
+    # position (Online Outcome Sampling)
+    solver: str = "uct"
+    mccfr_exploration: float = 0.6
+    mccfr_targeting: float = 0.5
+    # MCCFR: > 0 corrects the sampled values by a baseline per edge (VR-MCCFR; two seats),
+    # moved this share of the way to each new sample; 0: none
+    mccfr_baseline: float = 0.0
     # The move played: "most_visited", or "sample" (drawn by the seed from the root's
     # visit shares, the search's mixed policy: for games that reward mixing, as poker's
     # bluffs do)
@@ -204,6 +215,21 @@ class SearchConfig:
             raise ValueError(f"smooth_d: must be >= 0, got {self.smooth_d}")
         if self.play not in PLAYS:
             raise ValueError(f"play: must be one of {', '.join(PLAYS)}, got {self.play!r}")
+        if self.solver not in _search.SOLVERS:
+            raise ValueError(
+                f"solver: must be one of {', '.join(_search.SOLVERS)}, got {self.solver!r}"
+            )
+        if self.solver == "mccfr" and (self.search_root != "hand" or self.play != "sample"):
+            raise ValueError(
+                "solver: 'mccfr' samples whole hands and plays its average strategy: "
+                "set search_root=hand and play=sample"
+            )
+        if not 0 <= self.mccfr_exploration <= 1:
+            raise ValueError(f"mccfr_exploration: must be in [0, 1], got {self.mccfr_exploration}")
+        if not 0 <= self.mccfr_targeting < 1:
+            raise ValueError(f"mccfr_targeting: must be in [0, 1), got {self.mccfr_targeting}")
+        if not 0 <= self.mccfr_baseline <= 1:
+            raise ValueError(f"mccfr_baseline: must be in [0, 1], got {self.mccfr_baseline}")
         if self.rollout_actions < -1:
             raise ValueError(f"rollout_actions: must be >= -1, got {self.rollout_actions}")
         if not self.margin_scale > 0:
@@ -364,14 +390,15 @@ class Search:
         config = config_for(config, root)
         if mode == _search.FIXED and config.search_root == "hand":
             # A full state hides no card: there is nothing to believe, and its search
-            # starts where it is.
-            config = replace(config, search_root="view")
+            # starts where it is (by UCT: MCCFR's information sets are the hand's).
+            config = replace(config, search_root="view", solver="uct")
         params = config.params()
         model = value_model(config.value_model) if config.evaluator == "learned" else None
         prior = policy_model(config.policy_model) if config.policy == "learned" else None
         self.seed = seed
         self.play = config.play
         self.from_hand_start = config.search_root == "hand"
+        self.average_strategy = config.solver == "mccfr"
         self.stop = stop if stop is not None else StopFlag()
         self.elapsed_s = 0.0
         # With one legal action there is nothing to choose: a few iterations still estimate
@@ -496,15 +523,21 @@ class Search:
             raise RuntimeError(
                 "the search never reached the seat's position: give it more iterations"
             )
-        total = sum(c.visits for c in visited)
-        if self.play == "sample":
-            candidates = [replace(c, policy=c.visits / total) for c in visited]
+        # The mixed policy: the visit shares, or MCCFR's average strategy (the trees'
+        # mean; its visits are the sampler's, uniform play mixed in)
+        weights = {c.action: float(c.visits) for c in visited}
+        if self.average_strategy:
+            averaged = [t.average_policy() for t in self._trees]
+            weights = {a: sum(p.get(a, 0.0) for p in averaged) for a in weights}
+        total = sum(weights.values())
+        if self.play == "sample" and total > 0:
+            candidates = [replace(c, policy=weights[c.action] / total) for c in visited]
             # The seed draws the move from the mixed policy (its own stream: the trees'
             # streams are untouched).
             draw = random.Random(f"play:{self.seed}").random() * total
             best = candidates[-1].action
             for c in candidates:
-                draw -= c.visits
+                draw -= weights[c.action]
                 if draw < 0:
                     best = c.action
                     break

@@ -1,10 +1,10 @@
 """Leduc poker's preset budgets (``council.server.presets``).
 
-Five times Kuhn poker's: Leduc's tree is far larger (936 information states against 12),
-and its second round is searched below a public card the first round's iterations average
-over. How far each budget is from an equilibrium is measured exactly (its exploitability, and
-its expected chips against one: ``python bench/exploitability.py``; docs/results.md,
-"Exploitability"): more iterations are not always closer.
+Five times Kuhn poker's: Leduc's tree is far larger (936 information states against 12).
+The search solves the whole hand from the deal by Monte Carlo CFR and draws its move from
+the average strategy (``LEDUC_POKER_CONFIG``), so more iterations bring it nearer an
+equilibrium: each preset is less exploitable than the one below (exact best responses:
+``python bench/exploitability.py``; docs/results.md, "Leduc poker by Monte Carlo CFR").
 """
 
 from __future__ import annotations
@@ -16,10 +16,8 @@ __all__: list[str] = []
 register_budgets(
     "leduc-poker",
     {
-        "beginner": Budget(100, "well under 1 ms a move", "loses the most to an equilibrium"),
-        "casual": Budget(1000, "a few ms", "the default; loses the least to an equilibrium"),
-        "strong": Budget(
-            10000, "about 15 ms", "loses more to an equilibrium than casual, less than beginner"
-        ),
+        "beginner": Budget(100, "under 1 ms a move", "the most exploitable preset"),
+        "casual": Budget(1000, "about 1 ms", "the default; less exploitable than beginner"),
+        "strong": Budget(10000, "about 10 ms", "the least exploitable preset"),
     },
 )

@@ -27,7 +27,7 @@ from council.mcts._the_council_search import the_council_policy_action
 from council.mcts.agents import PIMCAgent, parse_agent
 from council.mcts.council_of_four_settings import V1_CONFIG
 from council.mcts.kuhn_poker_agents import KUHN_POKER_CONFIG, KUHN_POKER_V3_CONFIG
-from council.mcts.leduc_poker_agents import LEDUC_POKER_CONFIG
+from council.mcts.leduc_poker_agents import LEDUC_POKER_CONFIG, LEDUC_POKER_V3_CONFIG
 from council.mcts.search import (
     SearchConfig,
     SearchLimits,
@@ -181,10 +181,20 @@ POKER_CASES = [
     ("kp after a bet hand", kp(1, 32), KUHN_POKER_CONFIG, 300, 1),
     ("kp opening view", kp(0, 31), KUHN_POKER_V3_CONFIG, 300, 1),
     ("kp focused", kp(1, 33), replace(KUHN_POKER_CONFIG, hand_focus=0.5), 300, 1),
-    ("ld opening", ld(0, 41), LEDUC_POKER_CONFIG, 500, 1),
-    ("ld after three actions", ld(3, 42), LEDUC_POKER_CONFIG, 500, 1),
-    ("ld two threads", ld(1, 43), LEDUC_POKER_CONFIG, 400, 2),
-    ("ld smooth", ld(2, 44), replace(LEDUC_POKER_CONFIG, smooth_eta=0.9), 400, 1),
+    ("ld opening", ld(0, 41), LEDUC_POKER_V3_CONFIG, 500, 1),
+    ("ld after three actions", ld(3, 42), LEDUC_POKER_V3_CONFIG, 500, 1),
+    ("ld two threads", ld(1, 43), LEDUC_POKER_V3_CONFIG, 400, 2),
+    ("ld smooth", ld(2, 44), replace(LEDUC_POKER_V3_CONFIG, smooth_eta=0.9), 400, 1),
+    ("ld mccfr opening", ld(0, 41), LEDUC_POKER_CONFIG, 500, 1),
+    ("ld mccfr after three actions", ld(3, 42), LEDUC_POKER_CONFIG, 500, 1),
+    ("ld mccfr two threads", ld(1, 43), LEDUC_POKER_CONFIG, 400, 2),
+    (
+        "ld mccfr without baseline",
+        ld(3, 42),
+        replace(LEDUC_POKER_CONFIG, mccfr_baseline=0.0),
+        400,
+        1,
+    ),
 ]
 
 
@@ -204,7 +214,7 @@ def results() -> dict:
         ("tc4 full", tc(4, 30, 22), THE_COUNCIL_CONFIG),
         ("tc5 full draft", tc(5, 3, 26), THE_COUNCIL_CONFIG),
         ("kp full", kp(1, 34), KUHN_POKER_V3_CONFIG),
-        ("ld full", ld(2, 45), LEDUC_POKER_CONFIG),
+        ("ld full", ld(2, 45), LEDUC_POKER_V3_CONFIG),
     ]:
         out[name] = figures(search_full_state(state, SearchLimits(iterations=300), config, seed=3))
     for name, game, state in [
