@@ -13,7 +13,7 @@ from google.protobuf import json_format
 from council.engine.council_of_four import CouncilOfFourConfig, CouncilOfFourState
 from council.engine.council_of_four_messages import DEPRECATED_STATE_FIELDS, OPTION_FIELDS
 from council.engine.games import game_named
-from council.engine.members import both_forms_problems, from_members, to_members
+from council.engine.members import both_forms_problems, from_members, others_fields, to_members
 from council.engine.serialize import (
     TO_MOVE,
     StateValidationError,
@@ -221,3 +221,13 @@ def _copy(msg):
     out = type(msg)()
     out.CopyFrom(msg)
     return out
+
+
+def test_another_games_fields_in_an_action_are_named_by_the_game_that_has_no_deprecated_form():
+    action = pb.Action(kind=pb.ACTION_KIND_BET)
+    assert others_fields(action, "kuhn_poker") == []
+    action.reveal.append("The Author")  # The Council's deprecated field
+    action.the_council.card = "The Author"  # its member
+    action.colour = 2  # Council of Four's deprecated field
+    assert others_fields(action, "kuhn_poker") == ["colour", "reveal", "the_council"]
+    assert others_fields(action, "the_council") == ["colour", "reveal"]
