@@ -2,8 +2,8 @@
 
 Each budget is ten times the one below, as The Council's. Their speed at the opening and
 their strength (one seat against three of the expert or of the preset below) are in
-docs/results.md, "A War of Whispers": each beats the expert and casual beats beginner; strong
-over casual is not shown at 40 games.
+docs/results.md, "A War of Whispers": each beats the expert, casual beats beginner, and strong
+beats casual head to head (0.658 [0.589, 0.720] over 200 two-player games).
 """
 
 from __future__ import annotations
