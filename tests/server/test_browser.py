@@ -22,6 +22,7 @@ The screenshots page-opening.png, page-hint.png, page-final.png and page-the-cou
 from __future__ import annotations
 
 import base64
+import fcntl
 import hashlib
 import json
 import os
@@ -63,19 +64,23 @@ def node() -> str:
     """`node`, with Playwright-core installed (npm ci, skipped while the lock file is the one
     last installed)."""
     node = _tool("node", "the browser tests need Node.js >= 20 (apt-get install nodejs npm)")
-    lock = hashlib.sha256((BROWSER / "package-lock.json").read_bytes()).hexdigest()
-    if not (STAMP.exists() and STAMP.read_text() == lock):
-        npm = _tool("npm", "the browser tests need npm (apt-get install npm)")
-        done = subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"],
-            cwd=BROWSER,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        assert done.returncode == 0, f"npm ci failed:\n{done.stdout}\n{done.stderr}"
-        STAMP.write_text(lock)
+    # One installer at a time: the test workers of a parallel run (make test) share
+    # node_modules, and one's npm ci would empty it under another's browser.
+    with open(BROWSER / "package-lock.json", "rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        lock = hashlib.sha256(held.read()).hexdigest()
+        if not (STAMP.exists() and STAMP.read_text() == lock):
+            npm = _tool("npm", "the browser tests need npm (apt-get install npm)")
+            done = subprocess.run(
+                [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"],
+                cwd=BROWSER,
+                capture_output=True,
+                text=True,
+                timeout=300,
+                check=False,
+            )
+            assert done.returncode == 0, f"npm ci failed:\n{done.stdout}\n{done.stderr}"
+            STAMP.write_text(lock)
     return node
 
 
