@@ -486,6 +486,22 @@ cdef class Tree:
                 return edges[i]
         return edges[k - 1]
 
+    cdef inline void stamp_children(self, int node, int key) noexcept nogil:
+        """A new generation of stamps over `node`'s children: each action's earliest edge
+        (`first_edge`; the walk meets the newest first, so the last one met) and the edge
+        of information set `key` (`index`), where they exist."""
+        cdef int child = self.nodes[node].first_child
+        cdef Node* nd
+        self.generation += 1
+        while child >= 0:
+            nd = &self.nodes[child]
+            self.edge_stamp[nd.action] = self.generation
+            self.first_edge[nd.action] = child
+            if nd.key == key:
+                self.stamp[nd.action] = self.generation
+                self.index[nd.action] = child
+            child = nd.next_sibling
+
     cdef void iterate_hand(self, GameStateT* root) noexcept nogil:
         """One iteration from the start of the hand (ROOT_HAND): every hidden card dealt,
         every seat choosing by its own key's edges (UCB1, smoothed with smooth_eta), the
@@ -521,17 +537,7 @@ cdef class Tree:
             n = any_legal_actions(&st, actions)
             player = any_current(&st)
             key = any_info_key(&st, player)
-            self.generation += 1
-            child = self.nodes[node].first_child
-            while child >= 0:
-                nd = &self.nodes[child]
-                # The walk meets the newest first: the last one met is the earliest.
-                self.edge_stamp[nd.action] = self.generation
-                self.first_edge[nd.action] = child
-                if nd.key == key:
-                    self.stamp[nd.action] = self.generation
-                    self.index[nd.action] = child
-                child = nd.next_sibling
+            self.stamp_children(node, key)
             if focus and root_depth < 0:
                 if t == self.n_history:
                     root_depth = depth
@@ -755,17 +761,7 @@ cdef class Tree:
         into `edges`, one per legal action in the order of `actions`, the missing ones
         created (an information set is expanded whole); False if the tree is full."""
         cdef int i, a, child
-        cdef Node* nd
-        self.generation += 1
-        child = self.nodes[node].first_child
-        while child >= 0:
-            nd = &self.nodes[child]
-            self.edge_stamp[nd.action] = self.generation
-            self.first_edge[nd.action] = child
-            if nd.key == key:
-                self.stamp[nd.action] = self.generation
-                self.index[nd.action] = child
-            child = nd.next_sibling
+        self.stamp_children(node, key)
         for i in range(n):
             a = actions[i]
             if self.stamp[a] != self.generation:
