@@ -47,6 +47,10 @@ await withPage(base, async (page, seen) => {
     await seats.nth(seat).selectOption("beginner");
   }
   await newGame(page);
+  // The last game's action buttons gone first (A War of Whispers, mid-game): nextTurn saw
+  // them before the new game was drawn and called it a move of seat 0's.
+  await page.waitForFunction((buttons) => !document.querySelector(buttons), BUTTONS,
+    { timeout: 60_000, polling: 20 });
   const watched = { ended: (await nextTurn(page)) === "over" };
   await endOfGame(page, watched);
   seen.watched = watched;
