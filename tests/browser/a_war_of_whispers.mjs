@@ -1,9 +1,9 @@
 // The web page (server/web) playing a whole game of A War of Whispers in headless Chromium
 // (launch.mjs). Usage: node a_war_of_whispers.mjs http://127.0.0.1:PORT SCREENSHOT_DIR
 // Two seats, seat 0 human and seat 1 a beginner bot; seat 0 plays the first listed action
-// each time, to the end, at a desktop's size (1440 x 900) and then, from a new game, a phone's
-// (390 x 844) for a few moves. Writes a-war-of-whispers-<size>.png and prints one JSON line:
-// the moves played, the status line, the scores, the board's regions and council seats.
+// each time, to the end, at a desktop's size (1440 x 900) and then, from a new game, at a
+// phone's (390 x 844). Writes a-war-of-whispers-<size>.png and prints one JSON line: the moves
+// played, the status line, the scores (each size's), the board's regions and council seats.
 import { join } from "node:path";
 import { endOfGame, newGame, nextTurn, withPage } from "./launch.mjs";
 
@@ -37,10 +37,12 @@ await withPage(base, async (page, seen) => {
   await start(page);
   seen.phoneMoves = 0;
   next = await nextTurn(page);
-  while (next === "move" && seen.phoneMoves < 6) {
+  while (next === "move") {
     await page.locator(BUTTONS).first().click();
     seen.phoneMoves += 1;
     next = await nextTurn(page);
   }
+  seen.phone = {};
+  await endOfGame(page, seen.phone);
   await page.screenshot({ path: join(shots, "a-war-of-whispers-390x844.png") });
 });

@@ -1,6 +1,6 @@
 """The page plays a whole seeded game of A War of Whispers in headless Chromium: seat 0 (the
-first listed action each time) against a beginner bot, at a desktop's size, its board the
-server's SVG (the map's regions, the councils' seats); then a few moves at a phone's size.
+first listed action each time) against a beginner bot, at a desktop's size and again at a
+phone's, its board the server's SVG (the map's regions, the councils' seats).
 Chromium like tests/server/test_browser.py, whose fixtures these tests share."""
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ def test_a_whole_game_on_its_map(node, chromium, page_address, tmp_path):  # noq
     assert len(scores) == 2 and any(s.endswith("— winner") for s in scores)
     in_points = r"Seat \d \(.+\): -?\d+ points?( — winner)?"
     assert all(re.fullmatch(in_points, s) for s in scores), scores
-    assert seen["phoneMoves"] == 6
+    phone = seen["phone"]
+    assert phone["status"] == "Game over" and phone["error"] is None, phone
+    assert seen["phoneMoves"] > 50 and any(s.endswith("— winner") for s in phone["scores"])
     for size in ("1440x900", "390x844"):
         png = (tmp_path / f"a-war-of-whispers-{size}.png").read_bytes()
         assert png.startswith(b"\x89PNG\r\n\x1a\n")
