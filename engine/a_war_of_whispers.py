@@ -21,7 +21,6 @@ ValueError: content_id: the engine plays 'council-ai-original-1', not 'printed'
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -40,7 +39,7 @@ from council.engine._a_war_of_whispers import (
     use_content,
 )
 from council.engine.a_war_of_whispers_content import EMPIRES, SEATS, Content, load_content
-from council.engine.games import Game, Problems, register
+from council.engine.games import Game, Problems, played_line, register
 from council.engine.render_a_war_of_whispers import render_a_war_of_whispers
 from council.v1 import game_pb2 as pb
 
@@ -308,19 +307,6 @@ def _height(state: AWarOfWhispersState, raw: dict[str, Any]) -> int:
     return _PANELS_TOP + panels + 4
 
 
-def _line(view: AWarOfWhispersState, line: Sequence[int], seed: int) -> list[pb.Action]:
-    """A line of actions, each named in the position it is taken in."""
-    world = view.determinize(seed) if view.is_view else view.clone()
-    out = []
-    for a in line:
-        if world.is_terminal() or not world.is_legal(a):
-            out.append(pb.Action(id=a, kind=messages.ACTION_KINDS[a], text=f"action {a}"))
-            continue
-        out.append(messages.action_to_proto(world, a))
-        world.apply(a)
-    return out
-
-
 def _info() -> dict[str, Any]:
     content = current_content()
     return {
@@ -357,7 +343,7 @@ GAME = register(
         action_to_proto=messages.action_to_proto,
         action_from_proto=messages.action_from_proto,
         public_action=messages.public_action_proto,
-        line_to_protos=_line,
+        line_to_protos=played_line(messages.action_to_proto, messages.ACTION_KINDS),
         describe=messages.describe,
         render_text=render_text,
         render_svg=render_svg,

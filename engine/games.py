@@ -42,6 +42,7 @@ __all__ = [
     "game_of",
     "game_of_proto",
     "own_part_problems",
+    "played_line",
     "register",
     "use_content_file",
 ]
@@ -186,6 +187,28 @@ def players_only_config(
             return None, [(f"{path}.players", problem)]
 
     return read
+
+
+def played_line(
+    action_to_proto: Callable[[Any, int], pb.Action], action_kinds: Sequence[pb.ActionKind]
+) -> Callable[[Any, Sequence[int], int], list[pb.Action]]:
+    """A game's ``line_to_protos``: each action of a line named in the position it is taken
+    in, played in one world sampled from the view (a full state as it is); an action that
+    world does not allow (or one past its end) by its id and kind alone (`action_kinds`, by
+    action id)."""
+
+    def line_to_protos(view: Any, line: Sequence[int], seed: int) -> list[pb.Action]:
+        world = view.determinize(seed) if view.is_view else view.clone()
+        out = []
+        for a in line:
+            if world.is_terminal() or not world.is_legal(a):
+                out.append(pb.Action(id=a, kind=action_kinds[a], text=f"action {a}"))
+                continue
+            out.append(action_to_proto(world, a))
+            world.apply(a)
+        return out
+
+    return line_to_protos
 
 
 def own_part_problems(

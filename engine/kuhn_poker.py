@@ -18,7 +18,6 @@ betting: none yet
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import permutations
@@ -26,7 +25,7 @@ from itertools import permutations
 from council.engine import kuhn_poker_effects
 from council.engine import kuhn_poker_messages as messages
 from council.engine._kuhn_poker import CARD_NAMES, NO_CARD, NUM_ACTIONS, PLAYERS, KuhnPokerState
-from council.engine.games import Game, Problems, players_only_config, register
+from council.engine.games import Game, Problems, played_line, players_only_config, register
 from council.engine.text_svg import text_svg
 from council.v1 import game_pb2 as pb
 
@@ -107,19 +106,6 @@ def _read(msg: pb.GameState, view_of: int) -> tuple[KuhnPokerState | None, Probl
     return messages.read(msg)  # a full state names both cards: no partial states to read
 
 
-def _line(view: KuhnPokerState, line: Sequence[int], seed: int) -> list[pb.Action]:
-    """A line of actions, each named in the position it is taken in (fold, call ...)."""
-    world = view.determinize(seed) if view.is_view else view.clone()
-    out = []
-    for a in line:
-        if world.is_terminal() or not world.is_legal(a):
-            out.append(pb.Action(id=a, kind=messages.ACTION_KINDS[a], text=f"action {a}"))
-            continue
-        out.append(messages.action_to_proto(world, a))
-        world.apply(a)
-    return out
-
-
 GAME = register(
     Game(
         name="kuhn-poker",
@@ -137,7 +123,7 @@ GAME = register(
         action_to_proto=messages.action_to_proto,
         action_from_proto=messages.action_from_proto,
         public_action=messages.public_action_proto,
-        line_to_protos=_line,
+        line_to_protos=played_line(messages.action_to_proto, messages.ACTION_KINDS),
         describe=messages.describe,
         render_text=render_text,
         render_svg=render_svg,

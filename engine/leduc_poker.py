@@ -20,7 +20,6 @@ round 2: none yet
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import permutations
@@ -37,7 +36,7 @@ from council.engine._leduc_poker import (
     RANK_NAMES,
     LeducPokerState,
 )
-from council.engine.games import Game, Problems, players_only_config, register
+from council.engine.games import Game, Problems, played_line, players_only_config, register
 from council.engine.text_svg import text_svg
 from council.v1 import game_pb2 as pb
 
@@ -130,19 +129,6 @@ def _read(msg: pb.GameState, view_of: int) -> tuple[LeducPokerState | None, Prob
     return messages.read(msg)  # a full state names every card: no partial states to read
 
 
-def _line(view: LeducPokerState, line: Sequence[int], seed: int) -> list[pb.Action]:
-    """A line of actions, each named in the position it is taken in (check, call ...)."""
-    world = view.determinize(seed) if view.is_view else view.clone()
-    out = []
-    for a in line:
-        if world.is_terminal() or not world.is_legal(a):
-            out.append(pb.Action(id=a, kind=messages.ACTION_KINDS[a], text=f"action {a}"))
-            continue
-        out.append(messages.action_to_proto(world, a))
-        world.apply(a)
-    return out
-
-
 GAME = register(
     Game(
         name="leduc-poker",
@@ -160,7 +146,7 @@ GAME = register(
         action_to_proto=messages.action_to_proto,
         action_from_proto=messages.action_from_proto,
         public_action=messages.public_action_proto,
-        line_to_protos=_line,
+        line_to_protos=played_line(messages.action_to_proto, messages.ACTION_KINDS),
         describe=messages.describe,
         render_text=render_text,
         render_svg=render_svg,
